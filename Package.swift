@@ -1,0 +1,64 @@
+// swift-tools-version:6.1
+// OpenCoreMotion: Core Motion for Linux boards.
+//
+// Modules depend one way (see README.md, "Layout"):
+//   FixedPoint → MotionAlgorithms → (hardware, recordings) → MotionEngine → APIs and tools.
+// FixedPoint and MotionAlgorithms use neither Foundation nor Glibc and also build as
+// Embedded Swift (tools/check-embedded.sh).
+import PackageDescription
+
+let strictSwift6: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "OpenCoreMotion",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "motionctl", targets: ["motionctl"]),
+        // The C library: `libopencoremotion.so` + `opencoremotion.h` (tools/install-c-library.sh).
+        .library(name: "opencoremotion", type: .dynamic, targets: ["OpenCoreMotionC"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Debian 12 system libraries (apt: libi2c-dev libiio-dev libgpiod-dev zlib1g-dev).
+        .systemLibrary(name: "CLibI2C", path: "Sources/SystemLibraries/CLibI2C"),
+        .systemLibrary(name: "CLibIIO", path: "Sources/SystemLibraries/CLibIIO", pkgConfig: "libiio",
+                       providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CLibGPIOD", path: "Sources/SystemLibraries/CLibGPIOD", pkgConfig: "libgpiod",
+                       providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/SystemLibraries/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "FixedPoint", swiftSettings: strictSwift6),
+        .target(name: "MotionAlgorithms", dependencies: ["FixedPoint"], swiftSettings: strictSwift6),
+        .target(name: "Recordings", dependencies: ["CZlib"], swiftSettings: strictSwift6),
+        .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings"],
+                swiftSettings: strictSwift6),
+        .target(name: "OpenCoreMotionC", dependencies: ["Recordings"], swiftSettings: strictSwift6),
+        .executableTarget(
+            name: "motionctl",
+            dependencies: [
+                "MotionEngine", "Recordings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "tools/motionctl",
+            swiftSettings: strictSwift6),
+
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift6),
+        .testTarget(name: "FixedPointTests", dependencies: ["FixedPoint", "TestSupport"],
+                    swiftSettings: strictSwift6),
+        .testTarget(name: "MotionAlgorithmsTests", dependencies: ["MotionAlgorithms", "TestSupport"],
+                    swiftSettings: strictSwift6),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TestSupport"],
+                    swiftSettings: strictSwift6),
+        .testTarget(name: "MotionEngineTests", dependencies: ["MotionEngine", "TestSupport"],
+                    swiftSettings: strictSwift6),
+        .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
+                    swiftSettings: strictSwift6),
+    ]
+)
