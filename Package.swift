@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "Recordings", dependencies: ["CZlib"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings"],
                 swiftSettings: strictSwift6),
-        .target(name: "OpenCoreMotionC", dependencies: ["Recordings"], swiftSettings: strictSwift6),
+        .target(name: "OpenCoreMotionC", dependencies: ["MotionEngine", "Recordings"], swiftSettings: strictSwift6),
         .executableTarget(
             name: "motionctl",
             dependencies: [

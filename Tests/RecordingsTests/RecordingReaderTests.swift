@@ -1,0 +1,3 @@
+import Recordings
+import Testing
+import TestSupport

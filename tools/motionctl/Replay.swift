@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import MotionEngine
+
+/// `motionctl replay RECORDING --out DIR`: runs a recording through the pipeline as fast as the
+/// machine allows and writes one file per stage (../shared/specs/replay-outputs.md).
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a recording through the pipeline and write each stage's output files.",
+        discussion: """
+            Writes into DIR the files of the stages that exist (see the replay-outputs spec) and
+            summary.json (per-sensor sample counts, rates, gaps and value ranges). Shows progress
+            on a terminal.
+            """
+    )
+
+    @Argument(help: "A recording (.csv or .csv.gz).")
+    var recording: String
+
+    @Option(name: .long, help: "The folder to write the outputs into (created if missing).")
+    var out: String
+
+    @Flag(help: "Skip rows of sensor kinds this version does not know, instead of stopping.")
+    var skipUnknownSensors = false
+
+    func run() throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let playback = try RecordingPlayback(path: recording, skipUnknownSensors: skipUnknownSensors)
+        var progress = ProgressLine(label: (recording as NSString).lastPathComponent)
+        let started = Date()
+        let samples = try playback.run { reading in progress.update(timestampNanoseconds: reading.timestampNanoseconds) }
+        progress.finish()
+        let summaryPath = (out as NSString).appendingPathComponent("summary.json")
+        try SummaryReport(playback: playback, sampleCount: samples).writeJSON(to: summaryPath)
+        let elapsed = Date().timeIntervalSince(started)
+        print("replayed \(samples) samples of \(recording) in \(String(format: "%.2f", elapsed)) s → \(out)")
+        print(SummaryReport(playback: playback, sampleCount: samples).table())
+    }
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The README's two commands: `tools/setup.sh demo` and `tools/setup.sh test`.
+#
+#   demo  install the missing Debian packages, build, and run the demo on the simulated board
+#   test  install the missing Debian packages, build (debug and release, zero warnings), and run
+#         every test: Swift tests, the Embedded Swift build, the C library, motionctl end to end
+#
+# Works as root or as a user with sudo on Debian 12 / Raspberry Pi OS bookworm. Swift itself is
+# not a Debian package: it is found on PATH, in $SWIFT_BIN, or in /opt/swift/usr/bin.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+mode="${1:-}"
+case "$mode" in
+    demo|test) ;;
+    *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+
+# --- Debian packages --------------------------------------------------------------------------
+# Build: the C libraries we bind (libi2c 4.3, libiio 0.24, libgpiod 1.6, zlib) and pkg-config.
+# Test: gcc for the C example, python3 for the bundled-recording and golden-vector generators.
+packages=(libi2c-dev libiio-dev libgpiod-dev zlib1g-dev pkg-config gcc libc6-dev python3)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    echo "==> installing Debian packages: ${missing[*]}"
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "error: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+        as_root=(sudo)
+    fi
+    "${as_root[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# --- Swift ------------------------------------------------------------------------------------
+for candidate in "${SWIFT_BIN:-}" /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+    if [ -n "$candidate" ] && [ -x "$candidate/swift" ]; then PATH="$candidate:$PATH"; fi
+done
+if ! command -v swift >/dev/null; then
+    echo "error: Swift 6 was not found on PATH, in \$SWIFT_BIN or in /opt/swift/usr/bin." >&2
+    echo "Install a Swift 6.1+ toolchain for Linux (swift.org), then run this again." >&2
+    exit 1
+fi
+export PATH
+
+# Builds, failing on any warning in this project's own sources (dependencies may warn).
+build() {
+    local log
+    log="$(mktemp)"
+    if ! swift build "$@" 2>&1 | tee "$log"; then rm -f "$log"; return 1; fi
+    if grep -E "^$PWD/(Sources|Tests|tools)/.*: warning:" "$log"; then
+        echo "error: the build above has warnings in this project's sources (swift build $*)" >&2
+        rm -f "$log"; return 1
+    fi
+    rm -f "$log"
+}
+
+if [ "$mode" = demo ]; then
+    echo "==> building motionctl (release)"
+    build -c release --product motionctl
+    echo "==> demo: the simulated board replays a bundled real recording"
+    exec "$(swift build -c release --show-bin-path)/motionctl" demo
+fi
+
+# --- test -------------------------------------------------------------------------------------
+passed=0; failed=0; failures=()
+stage() {
+    local name="$1"; shift
+    echo "==> $name"
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+}
+stage "debug build, zero warnings" build --build-tests
+stage "release build, zero warnings" build -c release
+stage "Swift tests" swift test --skip-build
+stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
+stage "C library: install, ldd, C test program" tools/test-c-library.sh
+stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
+((failed == 0)) || printf 'failed stage: %s\n' "${failures[@]}"
+echo "stages: $passed passed, $failed failed"
+((failed == 0))
