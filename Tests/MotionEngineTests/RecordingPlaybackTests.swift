@@ -20,14 +20,14 @@ import TestSupport
         // (each length is correctly rounded, so the mean of 5000 is off by at most ½ LSB).
         // (This phone reads 10.30 m/s² standing still: a 5 % scale error, not ours.)
         let reader = try RecordingReader(path: playback.path)
-        var sum = 0.0, count = 0.0
+        var sum = 0.0, accelerometerRows = 0.0
         while let sample = try reader.next() {
             guard sample.sensor == .accelerometer else { continue }
             sum += (sample.x * sample.x + sample.y * sample.y + sample.z * sample.z).squareRoot()
-            count += 1
+            accelerometerRows += 1
         }
         let meanAcceleration = Double(playback.summary[.accelerometer].total.meanRaw.level) / 65536
-        #expect(abs(meanAcceleration - sum / count) <= 1.0 / 65536, "mean |a| = \(meanAcceleration), oracle \(sum / count)")
+        #expect(abs(meanAcceleration - sum / accelerometerRows) <= 1.0 / 65536, "mean |a| = \(meanAcceleration), oracle \(sum / accelerometerRows)")
         #expect(playback.summary[.accelerometer].saturatedSamples == 0)
     }
 
