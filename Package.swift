@@ -39,7 +39,11 @@ let package = Package(
         .target(name: "Recordings", dependencies: ["CZlib"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings"],
                 swiftSettings: strictSwift6),
-        .target(name: "OpenCoreMotionC", dependencies: ["MotionEngine", "Recordings"], swiftSettings: strictSwift6),
+        // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
+        // so the compiler checks every function against the header.
+        .target(name: "COpenCoreMotion"),
+        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings"],
+                swiftSettings: strictSwift6),
         .executableTarget(
             name: "motionctl",
             dependencies: [

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds and installs the C library:
+#   PREFIX/lib/libopencoremotion.so.0.1.0 (+ .so.0 and .so links), PREFIX/include/opencoremotion.h,
+#   PREFIX/lib/pkgconfig/opencoremotion.pc
+# Usage: tools/install-c-library.sh [PREFIX]   (default /usr/local; run as root for system prefixes)
+# The Swift runtime is linked in statically (-static-stdlib): the library needs only libc, libm,
+# libstdc++, libgcc_s and zlib at run time, and exports only the ocm_* functions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="${1:-/usr/local}"
+scratch="${OCM_C_LIBRARY_SCRATCH:-.build-c-library}"
+for candidate in "${SWIFT_BIN:-}" /opt/swift/usr/bin; do
+    if [ -n "$candidate" ] && [ -x "$candidate/swift" ]; then PATH="$candidate:$PATH"; fi
+done
+
+version="$(sed -n 's/^#define OCM_VERSION_STRING "\(.*\)"$/\1/p' Sources/COpenCoreMotion/include/opencoremotion.h)"
+major="${version%%.*}"
+swift build -c release --product opencoremotion --scratch-path "$scratch" \
+    -Xswiftc -static-stdlib \
+    -Xlinker "-soname=libopencoremotion.so.$major" \
+    -Xlinker "--version-script=$PWD/Sources/COpenCoreMotion/exports.map"
+built="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/libopencoremotion.so"
+
+install -d "$prefix/lib/pkgconfig" "$prefix/include"
+install -m 0755 "$built" "$prefix/lib/libopencoremotion.so.$version"
+ln -sf "libopencoremotion.so.$version" "$prefix/lib/libopencoremotion.so.$major"
+ln -sf "libopencoremotion.so.$major" "$prefix/lib/libopencoremotion.so"
+install -m 0644 Sources/COpenCoreMotion/include/opencoremotion.h "$prefix/include/opencoremotion.h"
+cat >"$prefix/lib/pkgconfig/opencoremotion.pc" <<PC
+prefix=$prefix
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: opencoremotion
+Description: Core Motion for Linux boards: device motion, pedometer, activity, recordings
+Version: $version
+Libs: -L\${libdir} -lopencoremotion
+Requires.private: zlib
+Cflags: -I\${includedir}
+PC
+# A system prefix: refresh the dynamic linker's cache so programs find the new library.
+if [ "$(id -u)" -eq 0 ] && { [ "$prefix" = /usr/local ] || [ "$prefix" = /usr ]; }; then ldconfig; fi
+echo "installed opencoremotion $version into $prefix"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the C library into a temporary prefix, checks that it needs no Swift runtime
+# library at run time, then builds Tests/CLibrary/*.c against it with pkg-config, as a user
+# would, and runs them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+tools/install-c-library.sh "$work/prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
+
+library="$work/prefix/lib/libopencoremotion.so"
+ldd "$library"
+if ldd "$library" | grep -q swift; then
+    echo "error: $library needs a Swift runtime library at run time; it must be linked statically" >&2
+    exit 1
+fi
+unexpected="$(ldd "$library" | grep -vE 'linux-vdso|ld-linux|libc\.so|libm\.so|libstdc\+\+|libgcc_s|libz\.so' || true)"
+if [ -n "$unexpected" ]; then echo "error: unexpected run-time dependencies:" >&2; echo "$unexpected" >&2; exit 1; fi
+
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+status=0
+for source in Tests/CLibrary/*.c; do
+    program="$work/$(basename "$source" .c)"
+    # shellcheck disable=SC2046  # pkg-config's flags are meant to split
+    gcc -std=c11 -Wall -Wextra -Werror "$source" -o "$program" $(pkg-config --cflags --libs opencoremotion) \
+        -Wl,-rpath,"$work/prefix/lib"
+    mkdir -p "$work/scratch"
+    "$program" Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch" || status=1
+done
+exit $status
