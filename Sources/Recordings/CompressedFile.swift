@@ -43,6 +43,13 @@ final class CompressedFile {
         guard let handle, buffer.count > 0 else { return 0 }
         let count = gzread(handle, buffer.baseAddress, UInt32(truncatingIfNeeded: min(buffer.count, Int(Int32.max))))
         if count < 0 { throw failure("could not read") }
+        if count == 0 {
+            // zlib reports a gzip stream cut short as a plain end of file and leaves Z_BUF_ERROR
+            // for gzerror() to tell (zlib.h, gzread): ask, or a truncated file would pass as whole.
+            var code: Int32 = Z_OK
+            _ = gzerror(handle, &code)
+            if code != Z_OK { throw failure("could not read") }
+        }
         return Int(count)
     }
 
