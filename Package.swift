@@ -20,6 +20,10 @@ let package = Package(
         .executable(name: "motionctl", targets: ["motionctl"]),
         // The C library: `libopencoremotion.so` + `opencoremotion.h` (tools/install-c-library.sh).
         .library(name: "opencoremotion", type: .dynamic, targets: ["OpenCoreMotionC"]),
+        // For the benchmark package (Benchmarks/) and later the Swift API's users.
+        .library(name: "FixedPoint", targets: ["FixedPoint"]),
+        .library(name: "MotionAlgorithms", targets: ["MotionAlgorithms"]),
+        .library(name: "MotionEngine", targets: ["MotionEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
