@@ -17,22 +17,8 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
         case .cannotWriteOutput(let path, let reason):
             return "Could not write \(path): \(reason). Check that the folder exists and is writable and that the disk is not full."
         case .timestampWentBackwards(let sensor, let previous, let now):
-            return "The \(sensor.recordingName) sample at \(Seconds(now)) s is earlier than the one before it (\(Seconds(previous)) s): "
+            return "The \(sensor.recordingName) sample at \(TimestampFormatting.format(now)) s is earlier than the one before it (\(TimestampFormatting.format(previous)) s): "
                 + "the source's clock went backwards. Samples must be in time order; the pipeline stopped rather than fuse them out of order."
         }
-    }
-}
-
-/// Nanoseconds printed as seconds with microsecond resolution, without Foundation.
-struct Seconds: CustomStringConvertible {
-    let nanoseconds: Int64
-    init(_ nanoseconds: Int64) { self.nanoseconds = nanoseconds }
-
-    var description: String {
-        let sign = nanoseconds < 0 ? "-" : ""
-        let magnitude = nanoseconds.magnitude
-        let micro = (magnitude + 500) / 1000
-        let fraction = String(micro % 1_000_000)
-        return "\(sign)\(micro / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
     }
 }

@@ -12,21 +12,13 @@ struct Demo: ParsableCommand {
     @Option(help: "The recording the simulated board plays.")
     var recording: String = SimulatedBoard.defaultRecordingPath
 
-    @Option(help: "Playback speed: 1 is real time, 0 as fast as possible.")
-    var speed: Double = 5
-
-    @Option(help: "Stop after this many seconds of recording time (default: the whole recording).")
-    var duration: Double?
-
-    func validate() throws {
-        guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more, got \(speed)") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 s, got \(duration)") }
-    }
+    @OptionGroup var playback: PlaybackOptions
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: recording) else {
             throw ValidationError("the demo recording \(recording) does not exist; pass one with --recording PATH")
         }
+        let speed = playback.speed ?? 5
         let board = try SimulatedBoard(recordingPath: recording, speed: speed)
         let name = (recording as NSString).lastPathComponent
         print("OpenCoreMotion \(OpenCoreMotionVersion.string) demo: simulated board replaying \(name)"
@@ -39,7 +31,7 @@ struct Demo: ParsableCommand {
             let timestamp = sample.reading.timestampNanoseconds
             if start == nil { start = timestamp; nextReport = timestamp + 1_000_000_000 }
             lastTimestamp = timestamp
-            if let duration, Double(timestamp - start!) / 1e9 >= duration { break }
+            if playback.isPastDuration(elapsedNanoseconds: timestamp - start!) { break }
             if timestamp >= nextReport {
                 printLine(summary: board.playback.summary, elapsedNanoseconds: timestamp - start!)
                 board.playback.resetInterval()

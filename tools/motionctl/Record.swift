@@ -19,22 +19,16 @@ struct Record: ParsableCommand {
     @Option(name: .long, help: "The recording the simulated board replays.")
     var from: String = SimulatedBoard.defaultRecordingPath
 
-    @Option(help: "Playback speed of the simulated board: 1 is real time, 0 as fast as possible.")
-    var speed: Double = 1
-
-    @Option(help: "Stop after this many seconds (default: until the source ends).")
-    var duration: Double?
+    @OptionGroup var playback: PlaybackOptions
 
     func validate() throws {
-        guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more, got \(speed)") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 s, got \(duration)") }
         guard out.hasSuffix(".csv") || out.hasSuffix(".csv.gz") else {
             throw ValidationError("--out must end in .csv or .csv.gz, got \(out)")
         }
     }
 
     func run() throws {
-        let board = try SimulatedBoard(recordingPath: from, speed: speed)
+        let board = try SimulatedBoard(recordingPath: from, speed: playback.speed ?? 1)
         var metadata = RecordingMetadata()
         let source = board.playback.metadata
         metadata["device"] = "simulated board replaying \((from as NSString).lastPathComponent)"
@@ -50,7 +44,7 @@ struct Record: ParsableCommand {
         while let sample = try board.next() {
             let timestamp = sample.recorded.timestampNanoseconds
             if start == nil { start = timestamp }
-            if let duration, Double(timestamp - start!) / 1e9 >= duration { break }
+            if playback.isPastDuration(elapsedNanoseconds: timestamp - start!) { break }
             try writer.write(sample.recorded)
             count += 1
         }
