@@ -41,6 +41,10 @@ let package = Package(
         .target(name: "FixedPoint", swiftSettings: strictSwift6),
         .target(name: "MotionAlgorithms", dependencies: ["FixedPoint"], swiftSettings: strictSwift6),
         .target(name: "Recordings", dependencies: ["CZlib"], swiftSettings: strictSwift6),
+        // Hardware: the bus protocols drivers talk to; the Linux transports and the chip
+        // drivers + emulators implement or use them and never import each other.
+        .target(name: "SensorBus", swiftSettings: strictSwift6),
+        .target(name: "LinuxI2C", dependencies: ["SensorBus", "CLibI2C"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
@@ -65,6 +69,8 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TestSupport"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "MotionEngineTests", dependencies: ["MotionEngine", "TestSupport"],
+                    swiftSettings: strictSwift6),
+        .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),

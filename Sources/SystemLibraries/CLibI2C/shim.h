@@ -5,3 +5,12 @@
 #include <linux/i2c.h>
 #include <linux/i2c-dev.h>
 #include <i2c/smbus.h>
+#include <sys/ioctl.h>
+
+// ioctl is variadic, which Swift cannot call: two fixed signatures for the transport's funnel.
+static inline int ocm_i2c_ioctl_pointer(int descriptor, unsigned long request, void *argument) {
+    return ioctl(descriptor, request, argument);
+}
+static inline int ocm_i2c_ioctl_value(int descriptor, unsigned long request, unsigned long argument) {
+    return ioctl(descriptor, request, argument);
+}
