@@ -45,7 +45,7 @@ let package = Package(
         // drivers + emulators implement or use them and never import each other.
         .target(name: "SensorBus", swiftSettings: strictSwift6),
         .target(name: "LinuxI2C", dependencies: ["SensorBus", "CLibI2C"], swiftSettings: strictSwift6),
-        .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint"], swiftSettings: strictSwift6),
+        .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
@@ -71,7 +71,7 @@ let package = Package(
                     swiftSettings: strictSwift6),
         .testTarget(name: "MotionEngineTests", dependencies: ["MotionEngine", "TestSupport"],
                     swiftSettings: strictSwift6),
-        .testTarget(name: "ChipsTests", dependencies: ["Chips", "SensorBus", "FixedPoint"], swiftSettings: strictSwift6),
+        .testTarget(name: "ChipsTests", dependencies: ["Chips", "SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],

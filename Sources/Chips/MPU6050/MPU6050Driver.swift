@@ -1,0 +1,161 @@
+import FixedPoint
+public import MotionAlgorithms
+public import SensorBus
+
+/// An MPU-6050 family IMU (accelerometer + gyroscope) on an I2C bus, read through its FIFO:
+/// the chip buffers 12-byte frames at the sample rate and the driver drains them in bursts,
+/// so no sample is lost between reads (up to 85 frames, 1024 bytes, of slack).
+///
+/// Each `drain` first reads USER_CTRL…FIFO_COUNT in one burst: if the chip was reset (FIFO
+/// disabled, sleeping), it is re-initialised and the recovery counted; if the FIFO overflowed
+/// (the caller read too late), the FIFO is reset, the loss is counted and reported, and the
+/// stream goes on aligned to frames again.
+public final class MPU6050Driver<Bus: I2CBus> {
+    public struct Configuration: Sendable, Equatable {
+        /// Sample rate in Hz: 1000 / (1 + SMPLRT_DIV), so 4…1000 Hz in steps of the divider.
+        public var sampleRateHertz: Int = 100
+        /// Accelerometer range needed, m/s² (the smallest full scale holding it is chosen).
+        public var accelerometerRange: Double = 4 * 9.80665
+        /// Gyroscope range needed, rad/s.
+        public var gyroscopeRange: Double = 500 * .pi / 180
+        /// DLPF_CFG: 3 = 44 Hz accelerometer / 42 Hz gyroscope bandwidth (RM §4.3 table).
+        public var lowPassFilter: UInt8 = 3
+
+        public init() {}
+
+        /// SMPLRT_DIV for the requested rate, and the rate it gives.
+        var divider: UInt8 { UInt8(clamping: max(0, MPU6050Table.internalRateHertz / max(1, sampleRateHertz) - 1)) }
+        var actualRateHertz: Int { MPU6050Table.internalRateHertz / (Int(divider) + 1) }
+    }
+
+    /// What one drain did.
+    public struct DrainResult: Sendable, Equatable {
+        /// Readings written into the caller's buffer (two per frame: acceleration, angular velocity).
+        public var readings: Int
+        /// Whether the FIFO had overflowed (samples were lost before this drain).
+        public var overflowed: Bool
+        /// Whether the chip had been reset and was re-initialised.
+        public var recovered: Bool
+    }
+
+    public let bus: Bus
+    public let address: UInt8
+    public let configuration: Configuration
+    public private(set) var variant: MPU6050Table.Variant
+    public let accelerometerScale: MPU6050Table.FullScale
+    public let gyroscopeScale: MPU6050Table.FullScale
+    /// Sample period in nanoseconds at the actual rate.
+    public let samplePeriodNanoseconds: Int64
+    public private(set) var recoveries = 0
+    public private(set) var overflows = 0
+
+    public init(bus: Bus, address: UInt8 = 0x68, configuration: Configuration = .init()) throws(ChipError) {
+        self.bus = bus
+        self.address = address
+        self.configuration = configuration
+        accelerometerScale = MPU6050Table.scale(in: MPU6050Table.accelerometerScales, holding: configuration.accelerometerRange)
+        gyroscopeScale = MPU6050Table.scale(in: MPU6050Table.gyroscopeScales, holding: configuration.gyroscopeRange)
+        samplePeriodNanoseconds = 1_000_000_000 / Int64(configuration.actualRateHertz)
+        variant = MPU6050Table.variants[0]
+        variant = try initialise()
+    }
+
+    private func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
+        do { return try body() } catch { throw .bus(error.during(what)) }
+    }
+
+    private func write(_ register: UInt8, _ value: UInt8) throws(ChipError) {
+        try attempt("configuring the \(variant.name) (register \(hex(register)))") { () throws(BusError) in
+            try bus.writeRegister(address: address, register: register, value: value)
+        }
+    }
+
+    private func initialise() throws(ChipError) -> MPU6050Table.Variant {
+        let whoAmI = try attempt("reading WHO_AM_I (0x75)") { () throws(BusError) in
+            try bus.readRegister(address: address, register: MPU6050Register.whoAmI)
+        }
+        guard let found = MPU6050Table.variants.first(where: { $0.whoAmI == whoAmI }) else {
+            throw .unexpectedIdentity(chip: "MPU-6050 family", bus: bus.name, address: address, register: MPU6050Register.whoAmI,
+                                      expected: MPU6050Table.variants.map(\.whoAmI), found: whoAmI)
+        }
+        variant = found
+        try write(MPU6050Register.powerManagement1, MPU6050Register.deviceReset)
+        // DEVICE_RESET clears itself when the reset is done (100 ms on silicon; bounded polls).
+        var ready = false
+        for _ in 0..<100 {
+            let power = try attempt("waiting for the \(found.name) reset") { () throws(BusError) in
+                try bus.readRegister(address: address, register: MPU6050Register.powerManagement1)
+            }
+            if power & MPU6050Register.deviceReset == 0 { ready = true; break }
+        }
+        guard ready else { throw .notReady(chip: found.name, bus: bus.name, address: address, what: "its reset") }
+        try write(MPU6050Register.powerManagement1, MPU6050Register.clockPLL)  // wake, PLL clock
+        try write(MPU6050Register.config, configuration.lowPassFilter)
+        try write(MPU6050Register.sampleRateDivider, configuration.divider)
+        try write(MPU6050Register.gyroscopeConfig, gyroscopeScale.field << 3)
+        try write(MPU6050Register.accelerometerConfig, accelerometerScale.field << 3)
+        try write(MPU6050Register.interruptEnable, MPU6050Register.interruptDataReady | MPU6050Register.interruptFIFOOverflow)
+        try write(MPU6050Register.userControl, MPU6050Register.userControlFIFOReset)
+        try write(MPU6050Register.fifoEnable, MPU6050Register.fifoAccelerometerAndGyroscope)
+        try write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable)
+        return found
+    }
+
+    /// Reads every complete frame in the FIFO into `readings` (acceleration then angular
+    /// velocity per frame), stamped backwards from `nowNanoseconds` (the read time: the newest
+    /// frame) at the sample period. Reads at most `readings.count / 2` frames; the rest stay in
+    /// the FIFO for the next call.
+    public func drain(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> DrainResult {
+        var header = (UInt64(0), UInt16(0))  // USER_CTRL … FIFO_COUNT_L: 10 bytes
+        let state = try withUnsafeMutableBytes(of: &header) { (buffer) throws(ChipError) -> (user: UInt8, power: UInt8, count: Int) in
+            let ten = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<10])
+            try attempt("reading the \(variant.name) FIFO state") { () throws(BusError) in
+                try bus.readRegisters(address: address, register: MPU6050Register.userControl, into: ten)
+            }
+            return (ten[0], ten[1], Int(ten[8]) << 8 | Int(ten[9]))
+        }
+        if state.user & MPU6050Register.userControlFIFOEnable == 0 || state.power & MPU6050Register.sleep != 0 {
+            variant = try initialise()
+            recoveries += 1
+            return DrainResult(readings: 0, overflowed: false, recovered: true)
+        }
+        let status = try attempt("reading the \(variant.name) interrupt status") { () throws(BusError) in
+            try bus.readRegister(address: address, register: MPU6050Register.interruptStatus)
+        }
+        if status & MPU6050Register.interruptFIFOOverflow != 0 {
+            // The oldest bytes were overwritten: frame boundaries are lost. Start clean.
+            try write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable | MPU6050Register.userControlFIFOReset)
+            overflows += 1
+            return DrainResult(readings: 0, overflowed: true, recovered: false)
+        }
+        let frames = min(state.count / 12, readings.count / 2)
+        guard frames > 0 else { return DrainResult(readings: 0, overflowed: false, recovered: false) }
+        // Frames are read 20 at a time (240 bytes) into a stack buffer: no heap allocation.
+        var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var done = 0
+        while done < frames {
+            let batch = min(20, frames - done)
+            try withUnsafeMutableBytes(of: &chunk) { (buffer) throws(ChipError) in
+                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(batch * 12)])
+                try attempt("reading the \(variant.name) FIFO") { () throws(BusError) in
+                    try bus.readRegisters(address: address, register: MPU6050Register.fifoReadWrite, into: bytes)
+                }
+                for frame in 0..<batch {
+                    let index = done + frame
+                    let timestamp = nowNanoseconds - Int64(frames - 1 - index) * samplePeriodNanoseconds
+                    let decoded = MPU6050Conversion.decodeFrame(
+                        UnsafeRawBufferPointer(rebasing: bytes[(frame * 12)..<(frame * 12 + 12)]),
+                        accelerometerNanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB,
+                        gyroscopeNanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB)
+                    readings[2 * index] = SensorReading(timestampNanoseconds: timestamp, value: .acceleration(decoded.acceleration))
+                    readings[2 * index + 1] = SensorReading(timestampNanoseconds: timestamp, value: .angularVelocity(decoded.angularVelocity))
+                }
+            }
+            done += batch
+        }
+        return DrainResult(readings: 2 * frames, overflowed: false, recovered: false)
+    }
+}

@@ -1,0 +1,160 @@
+public import SensorBus
+
+/// An MPU-6050 at register level (RM-MPU-6000A-00): reset values (asleep, WHO_AM_I 0x68),
+/// self-clearing DEVICE_RESET and FIFO_RESET, samples at 1 kHz / (1 + SMPLRT_DIV) written to
+/// the data registers and, when enabled, as 12-byte frames into a 1024-byte FIFO that overwrites
+/// its oldest bytes when full (setting FIFO_OFLOW_INT), burst reads that auto-increment except
+/// on FIFO_R_W (which pops the FIFO), INT_STATUS cleared by reading, and injected faults.
+///
+/// The motion is a caller-given source: acceleration (m/s², specific force, device axes) and
+/// angular velocity (rad/s) at a time, converted to counts with the configured full scale.
+public final class MPU6050Emulator: I2CBus {
+    public enum Fault: Sendable, Equatable {
+        case noAcknowledge
+        /// EIO on transactions touching `register` (nil: every transaction).
+        case inputOutputError(register: UInt8?)
+    }
+
+    /// What the chip feels at a time in nanoseconds.
+    public typealias MotionSource = (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double))
+
+    public let name = "emulated I2C bus"
+    public let address: UInt8
+    public var motion: MotionSource
+    public private(set) var fault: Fault?
+    private var faultRemaining: Int?
+
+    private var registers = [UInt8](repeating: 0, count: 128)
+    private var fifo = [UInt8]()
+    private var nanoseconds: Int64 = 0
+    private var nextSampleNanoseconds: Int64 = 0
+    private var resetReadsPending = 0
+
+    /// At rest, lying face up: +1 g on z (the chip measures specific force), no rotation.
+    public init(address: UInt8 = 0x68, whoAmI: UInt8 = 0x68, motion: @escaping MotionSource = { _ in ((0, 0, 9.80665), (0, 0, 0)) }) {
+        self.address = address
+        self.motion = motion
+        registers[Int(MPU6050Register.whoAmI)] = whoAmI
+        fifo.reserveCapacity(MPU6050Register.fifoCapacity)
+        powerOnReset()
+    }
+
+    public func inject(_ fault: Fault, count: Int? = nil) {
+        self.fault = fault
+        faultRemaining = count
+    }
+
+    /// Every register to its reset value (RM §3: all 0 but PWR_MGMT_1 = 0x40, WHO_AM_I), FIFO empty.
+    public func powerOnReset() {
+        let whoAmI = registers[Int(MPU6050Register.whoAmI)]
+        for index in registers.indices { registers[index] = 0 }
+        registers[Int(MPU6050Register.whoAmI)] = whoAmI
+        registers[Int(MPU6050Register.powerManagement1)] = MPU6050Register.sleep
+        fifo.removeAll(keepingCapacity: true)
+    }
+
+    /// Bytes waiting in the FIFO.
+    public var fifoCount: Int { fifo.count }
+
+    /// Runs the chip's clock to `timeNanoseconds`, producing every sample due by then.
+    public func advance(to timeNanoseconds: Int64) {
+        defer { nanoseconds = timeNanoseconds }
+        guard registers[Int(MPU6050Register.powerManagement1)] & MPU6050Register.sleep == 0 else {
+            nextSampleNanoseconds = timeNanoseconds
+            return
+        }
+        let lowPass = registers[Int(MPU6050Register.config)] & 0x07
+        let internalRate: Int64 = lowPass == 0 || lowPass == 7 ? 8000 : 1000
+        let period = 1_000_000_000 / internalRate * Int64(registers[Int(MPU6050Register.sampleRateDivider)] &+ 1)
+        while nextSampleNanoseconds <= timeNanoseconds {
+            sample(at: nextSampleNanoseconds)
+            nextSampleNanoseconds += period
+        }
+    }
+
+    private func sample(at time: Int64) {
+        let (acceleration, angularVelocity) = motion(time)
+        let accelerometer = MPU6050Table.accelerometerScales[Int(registers[Int(MPU6050Register.accelerometerConfig)] >> 3 & 3)]
+        let gyroscope = MPU6050Table.gyroscopeScales[Int(registers[Int(MPU6050Register.gyroscopeConfig)] >> 3 & 3)]
+        func counts(_ value: Double, _ scale: MPU6050Table.FullScale) -> (UInt8, UInt8) {
+            let raw = Int16(clamping: Int64((value * 1e9 / Double(scale.nanoUnitsPerLSB)).rounded()))
+            return (UInt8(truncatingIfNeeded: raw >> 8), UInt8(truncatingIfNeeded: raw))
+        }
+        let values = [counts(acceleration.0, accelerometer), counts(acceleration.1, accelerometer), counts(acceleration.2, accelerometer),
+                      (0, 0),  // TEMP_OUT: 36.53 °C would be −12 (not modelled: 0 reads as 36.53 °C)
+                      counts(angularVelocity.0, gyroscope), counts(angularVelocity.1, gyroscope), counts(angularVelocity.2, gyroscope)]
+        for (index, value) in values.enumerated() {
+            registers[Int(MPU6050Register.accelerometerXHigh) + 2 * index] = value.0
+            registers[Int(MPU6050Register.accelerometerXHigh) + 2 * index + 1] = value.1
+        }
+        registers[Int(MPU6050Register.interruptStatus)] |= MPU6050Register.interruptDataReady
+        let fifoOn = registers[Int(MPU6050Register.userControl)] & MPU6050Register.userControlFIFOEnable != 0
+        guard fifoOn, registers[Int(MPU6050Register.fifoEnable)] == MPU6050Register.fifoAccelerometerAndGyroscope else { return }
+        let frame = [values[0], values[1], values[2], values[4], values[5], values[6]].flatMap { [$0.0, $0.1] }
+        fifo.append(contentsOf: frame)
+        if fifo.count > MPU6050Register.fifoCapacity {
+            fifo.removeFirst(fifo.count - MPU6050Register.fifoCapacity)  // oldest bytes overwritten
+            registers[Int(MPU6050Register.interruptStatus)] |= MPU6050Register.interruptFIFOOverflow
+        }
+    }
+
+    // MARK: I2CBus
+
+    public func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        try transaction(address: address, register: register, length: buffer.count)
+        if register == MPU6050Register.fifoReadWrite {
+            // Burst reads stay on FIFO_R_W; an empty FIFO reads its last byte again (0 here).
+            let count = min(buffer.count, fifo.count)
+            for index in 0..<count { buffer[index] = fifo[index] }
+            for index in count..<buffer.count { buffer[index] = 0 }
+            fifo.removeFirst(count)
+            return
+        }
+        for offset in 0..<buffer.count {
+            let index = Int(register) + offset
+            guard index < registers.count else { buffer[offset] = 0; continue }
+            switch UInt8(index) {
+            case MPU6050Register.fifoCountHigh: buffer[offset] = UInt8(fifo.count >> 8)
+            case MPU6050Register.fifoCountHigh + 1: buffer[offset] = UInt8(fifo.count & 0xFF)
+            case MPU6050Register.powerManagement1 where resetReadsPending > 0:
+                // DEVICE_RESET reads 1 until the reset completes, then the reset values appear.
+                resetReadsPending -= 1
+                buffer[offset] = MPU6050Register.deviceReset | MPU6050Register.sleep
+                if resetReadsPending == 0 { powerOnReset() }
+            default: buffer[offset] = registers[index]
+            }
+            if UInt8(index) == MPU6050Register.interruptStatus { registers[index] = 0 }  // cleared by reading
+        }
+    }
+
+    public func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        try transaction(address: address, register: register, length: values.count)
+        for (offset, value) in values.enumerated() {
+            let index = Int(register) + offset
+            guard index < registers.count, UInt8(index) != MPU6050Register.whoAmI else { continue }
+            switch UInt8(index) {
+            case MPU6050Register.powerManagement1 where value & MPU6050Register.deviceReset != 0:
+                resetReadsPending = 2
+            case MPU6050Register.userControl:
+                if value & MPU6050Register.userControlFIFOReset != 0 { fifo.removeAll(keepingCapacity: true) }
+                registers[index] = value & ~MPU6050Register.userControlFIFOReset  // self-clearing
+            case MPU6050Register.powerManagement1, MPU6050Register.sampleRateDivider:
+                registers[index] = value
+                nextSampleNanoseconds = nanoseconds
+            default:
+                registers[index] = value
+            }
+        }
+    }
+
+    private func transaction(address: UInt8, register: UInt8, length: Int) throws(BusError) {
+        guard address == self.address else { throw BusError(.noAcknowledge, bus: name, address: address, register: register) }
+        guard let fault else { return }
+        if case .inputOutputError(let target?) = fault, !(register <= target && Int(target) < Int(register) + length) { return }
+        if let remaining = faultRemaining {
+            if remaining <= 1 { self.fault = nil }
+            faultRemaining = remaining - 1
+        }
+        throw BusError(fault == .noAcknowledge ? .noAcknowledge : .inputOutput(errno: 5), bus: name, address: address, register: register)
+    }
+}
