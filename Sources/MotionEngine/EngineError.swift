@@ -1,3 +1,4 @@
+public import Chips
 public import Recordings
 
 /// What went wrong in the engine, with what a person should do about it.
@@ -7,12 +8,20 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     case recording(RecordingError)
     /// An output file or folder could not be created or written.
     case cannotWriteOutput(path: String, reason: String)
+    /// A chip of the board failed (the chip error says which bus, address and what to do).
+    case chip(label: String, ChipError)
+    /// A board file is malformed.
+    case board(BoardError)
     /// A sample arrived earlier than the previous sample of the same sensor.
     case timestampWentBackwards(sensor: SensorKind, previousNanoseconds: Int64, nanoseconds: Int64)
 
     public var description: String {
         switch self {
         case .recording(let error):
+            return error.description
+        case .chip(let label, let error):
+            return "Chip \"\(label)\": \(error)"
+        case .board(let error):
             return error.description
         case .cannotWriteOutput(let path, let reason):
             return "Could not write \(path): \(reason). Check that the folder exists and is writable and that the disk is not full."

@@ -36,6 +36,14 @@ public final class BMP280Driver<Bus: I2CBus> {
     public let bus: Bus
     public let address: UInt8
     public let configuration: Configuration
+    /// Time between two measurements in normal mode: measurement time plus standby (§3.8.2).
+    public var measurementPeriodNanoseconds: Int64 {
+        let oversampling = BMP280Table.oversampling
+        return Int64(BMP280Table.measurementMicroseconds(
+            temperatureOversampling: oversampling[Int(configuration.temperatureOversampling)],
+            pressureOversampling: oversampling[Int(configuration.pressureOversampling)])
+            + BMP280Table.standbyMicroseconds[Int(configuration.standby)]) * 1000
+    }
     public private(set) var variant: BMP280Table.Variant
     public private(set) var calibration: BMP280Calibration
     /// How often the driver found the chip reset and brought it back.

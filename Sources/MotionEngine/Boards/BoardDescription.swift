@@ -1,0 +1,43 @@
+/// A board file, parsed: which chips sit where, and how they are mounted. Board facts live in
+/// `boards/*.board` as data (see boards/README.md for the format); no driver holds any.
+public struct BoardDescription: Sendable, Equatable {
+    public var name: String
+    public var chips: [Chip]
+
+    public struct Chip: Sendable, Equatable {
+        /// The section name: `[chip imu]` → "imu".
+        public var label: String
+        /// The driver family: `mpu6050`, `bmp280`.
+        public var driver: String
+        public var bus: Bus
+        /// 7-bit I2C address.
+        public var address: UInt8
+        /// The data-ready line (a GPIO line name such as "GPIO17"), if wired.
+        public var interruptLine: String?
+        /// Chip axes → device axes: device axis i = sign[i] × chip axis index[i].
+        public var mount: AxisMapping
+        /// For emulated buses: the recording whose motion the emulated chip feels.
+        public var motionRecording: String?
+        /// Requested rate, Hz (the driver picks the nearest it supports).
+        public var rateHertz: Int?
+    }
+
+    public enum Bus: Sendable, Equatable {
+        /// `/dev/i2c-N` through user-space I2C.
+        case i2c(number: Int)
+        /// The chip's register-level emulator (a simulated board).
+        case emulated
+    }
+
+    /// A signed axis permutation, e.g. `x -y -z` for a chip mounted upside down.
+    public struct AxisMapping: Sendable, Equatable {
+        /// For device x, y, z: which chip axis (0, 1, 2) and its sign (+1, −1).
+        public var axes: [(index: Int, sign: Int)]
+
+        public static let identity = AxisMapping(axes: [(0, 1), (1, 1), (2, 1)])
+
+        public static func == (lhs: AxisMapping, rhs: AxisMapping) -> Bool {
+            lhs.axes.count == rhs.axes.count && zip(lhs.axes, rhs.axes).allSatisfy { $0.index == $1.index && $0.sign == $1.sign }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+/// Reads board files: `key = value` lines, `# comments`, and one `[chip LABEL]` section per chip.
+/// Every problem is reported with the file, line and what is expected; nothing is guessed.
+///
+/// ```
+/// # GY-521 breakout (MPU-6050) on a Raspberry Pi
+/// board = GY-521 (MPU-6050)
+///
+/// [chip imu]
+/// driver = mpu6050
+/// bus = i2c-1            # or: emulated
+/// address = 0x68
+/// interrupt = GPIO17      # optional: the data-ready line's name
+/// mount = x y z           # device x, y, z from chip axes, signed: e.g. "-y x z"
+/// rate = 100              # optional, Hz
+/// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
+/// ```
+public enum BoardFileParser {
+    public static let knownDrivers = ["mpu6050", "bmp280"]
+
+    public static func parse(_ text: String, path: String) throws(BoardError) -> BoardDescription {
+        var name: String?
+        var chips: [BoardDescription.Chip] = []
+        var section: (label: String, line: Int, values: [String: (value: String, line: Int)])?
+
+        func finishSection() throws(BoardError) {
+            guard let current = section else { return }
+            chips.append(try chip(current.label, current.values, sectionLine: current.line, path: path))
+            section = nil
+        }
+
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = offset + 1
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                .trimmingCharacters(in: " \t\r")
+            if line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), case let words = line.dropFirst().dropLast().split(separator: " "),
+                      words.count == 2, words[0] == "chip" else {
+                    throw BoardError(path: path, line: lineNumber, problem: "expected a section header like \"[chip imu]\", found \"\(line)\"")
+                }
+                try finishSection()
+                let label = String(words[1])
+                if chips.contains(where: { $0.label == label }) {
+                    throw BoardError(path: path, line: lineNumber, problem: "a second chip named \"\(label)\"")
+                }
+                section = (label, lineNumber, [:])
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw BoardError(path: path, line: lineNumber, problem: "expected \"key = value\", found \"\(line)\"")
+            }
+            let key = line[..<equals].trimmingCharacters(in: " \t")
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
+            guard !value.isEmpty else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" has no value") }
+            if var current = section {
+                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion"].contains(key) else {
+                    throw BoardError(path: path, line: lineNumber, problem: "unknown chip setting \"\(key)\"",
+                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion.")
+                }
+                guard current.values[key] == nil else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" is set twice") }
+                current.values[key] = (value, lineNumber)
+                section = current
+            } else {
+                guard key == "board" else {
+                    throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" outside a [chip …] section",
+                                     advice: "Only \"board = NAME\" comes before the first chip.")
+                }
+                name = value
+            }
+        }
+        try finishSection()
+        guard let name else { throw BoardError(path: path, line: nil, problem: "no \"board = NAME\" line") }
+        guard !chips.isEmpty else { throw BoardError(path: path, line: nil, problem: "no [chip …] section: a board needs at least one chip") }
+        return BoardDescription(name: name, chips: chips)
+    }
+
+    private static func chip(_ label: String, _ values: [String: (value: String, line: Int)], sectionLine: Int,
+                             path: String) throws(BoardError) -> BoardDescription.Chip {
+        func required(_ key: String) throws(BoardError) -> (value: String, line: Int) {
+            guard let entry = values[key] else {
+                throw BoardError(path: path, line: sectionLine, problem: "chip \"\(label)\" has no \"\(key)\"")
+            }
+            return entry
+        }
+        let driver = try required("driver")
+        guard knownDrivers.contains(driver.value) else {
+            throw BoardError(path: path, line: driver.line, problem: "unknown driver \"\(driver.value)\"",
+                             advice: "Drivers in this version: \(knownDrivers.joined(separator: ", ")).")
+        }
+        let busEntry = try required("bus")
+        let bus: BoardDescription.Bus
+        if busEntry.value == "emulated" {
+            bus = .emulated
+        } else if busEntry.value.hasPrefix("i2c-"), let number = Int(busEntry.value.dropFirst(4)), number >= 0 {
+            bus = .i2c(number: number)
+        } else {
+            throw BoardError(path: path, line: busEntry.line, problem: "bus \"\(busEntry.value)\" is neither \"i2c-N\" nor \"emulated\"")
+        }
+        let addressEntry = try required("address")
+        guard addressEntry.value.hasPrefix("0x"), let address = UInt8(addressEntry.value.dropFirst(2), radix: 16), address >= 0x03, address <= 0x77 else {
+            throw BoardError(path: path, line: addressEntry.line, problem: "address \"\(addressEntry.value)\" is not a 7-bit I2C address (0x03…0x77, written 0x..)")
+        }
+        var mount = BoardDescription.AxisMapping.identity
+        if let mountEntry = values["mount"] {
+            mount = try axisMapping(mountEntry.value, line: mountEntry.line, path: path)
+        }
+        var rate: Int?
+        if let rateEntry = values["rate"] {
+            guard let value = Int(rateEntry.value), value > 0, value <= 10_000 else {
+                throw BoardError(path: path, line: rateEntry.line, problem: "rate \"\(rateEntry.value)\" is not a whole number of Hz in 1…10000")
+            }
+            rate = value
+        }
+        if let motion = values["motion"], bus != .emulated {
+            throw BoardError(path: path, line: motion.line, problem: "\"motion\" applies only to emulated chips")
+        }
+        return BoardDescription.Chip(label: label, driver: driver.value, bus: bus, address: address,
+                                     interruptLine: values["interrupt"]?.value, mount: mount,
+                                     motionRecording: values["motion"]?.value, rateHertz: rate)
+    }
+
+    static func axisMapping(_ text: String, line: Int, path: String) throws(BoardError) -> BoardDescription.AxisMapping {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        var axes: [(index: Int, sign: Int)] = []
+        for word in words {
+            let negative = word.hasPrefix("-")
+            let axis = negative ? word.dropFirst() : word[...]
+            guard let index = ["x", "y", "z"].firstIndex(of: String(axis)) else {
+                throw BoardError(path: path, line: line, problem: "mount \"\(text)\": \"\(word)\" is not an axis (x, y, z, -x, -y, -z)")
+            }
+            axes.append((index, negative ? -1 : 1))
+        }
+        guard axes.count == 3, Set(axes.map(\.index)).count == 3 else {
+            throw BoardError(path: path, line: line, problem: "mount \"\(text)\" must name each of x, y, z once, e.g. \"x -y -z\"")
+        }
+        return BoardDescription.AxisMapping(axes: axes)
+    }
+}
+
+/// A board file that cannot be used, with the line and what to write instead.
+public struct BoardError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var line: Int?
+    public var problem: String
+    public var advice: String?
+
+    public init(path: String, line: Int?, problem: String, advice: String? = nil) {
+        self.path = path
+        self.line = line
+        self.problem = problem
+        self.advice = advice
+    }
+
+    public var description: String {
+        "\(path)\(line.map { ":\($0)" } ?? ""): \(problem)" + (advice.map { ". \($0)" } ?? "")
+    }
+}
+
+extension StringProtocol {
+    /// Drops leading and trailing characters in `set` (no Foundation in the engine).
+    func trimmingCharacters(in set: String) -> String {
+        var slice = self[...]
+        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,151 @@
+import Chips
+import FixedPoint
+import LinuxI2C
+public import MotionAlgorithms
+import SensorBus
+
+/// A board brought up from its description: each chip's driver on its bus (a real
+/// `/dev/i2c-N` or the chip's emulator), polled by the engine's clock. Readings leave in
+/// device axes (the board's mounting applied) into a caller-owned buffer: no allocation per poll.
+public final class BoardRuntime {
+    /// One chip's driver, by family and bus kind (an enum, not an existential: the per-poll
+    /// path dispatches with a switch).
+    enum Session {
+        case inertial(MPU6050Driver<LinuxI2CBus>)
+        case emulatedInertial(MPU6050Driver<MPU6050Emulator>, MPU6050Emulator)
+        case barometer(BMP280Driver<LinuxI2CBus>)
+        case emulatedBarometer(BMP280Driver<BMP280Emulator>, BMP280Emulator)
+    }
+
+    public let description: BoardDescription
+    private var sessions: [(chip: BoardDescription.Chip, session: Session, nextBarometerNanoseconds: Int64)] = []
+    private let motion: RecordedMotion?
+    private var scratch: [SensorReading]
+
+    /// Brings every chip up. `root` resolves relative `motion` paths (the repository root).
+    public init(_ description: BoardDescription, root: String) throws(EngineError) {
+        self.description = description
+        scratch = [SensorReading](repeating: SensorReading(timestampNanoseconds: 0, value: .temperature(.zero)), count: 512)
+        var motion: RecordedMotion?
+        if let path = description.chips.compactMap(\.motionRecording).first {
+            motion = try RecordedMotion(path: path.hasPrefix("/") ? path : root + "/" + path)
+        }
+        self.motion = motion
+        var buses: [Int: LinuxI2CBus] = [:]
+        for chip in description.chips {
+            do {
+                sessions.append((chip, try Self.session(for: chip, motion: motion, buses: &buses), 0))
+            } catch {
+                throw .chip(label: chip.label, error)
+            }
+        }
+    }
+
+    private static func session(for chip: BoardDescription.Chip, motion: RecordedMotion?,
+                                buses: inout [Int: LinuxI2CBus]) throws(ChipError) -> Session {
+        func linuxBus(_ number: Int) throws(ChipError) -> LinuxI2CBus {
+            if let bus = buses[number] { return bus }
+            do {
+                let bus = try LinuxI2CBus(bus: number)
+                buses[number] = bus
+                return bus
+            } catch {
+                throw .bus(error)
+            }
+        }
+        var inertialConfiguration = MPU6050Driver<LinuxI2CBus>.Configuration()
+        if let rate = chip.rateHertz { inertialConfiguration.sampleRateHertz = rate }
+        switch (chip.driver, chip.bus) {
+        case ("mpu6050", .i2c(let number)):
+            return .inertial(try MPU6050Driver(bus: try linuxBus(number), address: chip.address, configuration: inertialConfiguration))
+        case ("mpu6050", .emulated):
+            let emulator = MPU6050Emulator(address: chip.address, motion: { nanoseconds in
+                guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
+                motion.advance(to: nanoseconds)
+                return (motion.acceleration, motion.angularVelocity)
+            })
+            var configuration = MPU6050Driver<MPU6050Emulator>.Configuration()
+            configuration.sampleRateHertz = inertialConfiguration.sampleRateHertz
+            return .emulatedInertial(try MPU6050Driver(bus: emulator, address: chip.address, configuration: configuration), emulator)
+        case ("bmp280", .i2c(let number)):
+            return .barometer(try BMP280Driver(bus: try linuxBus(number), address: chip.address))
+        default:  // ("bmp280", .emulated): the parser admits only known drivers
+            let emulator = BMP280Emulator(address: chip.address)
+            return .emulatedBarometer(try BMP280Driver(bus: emulator, address: chip.address), emulator)
+        }
+    }
+
+    /// Whether a simulated board's recording has ended.
+    public var isFinished: Bool { motion?.isFinished ?? false }
+
+    /// Polls every chip at board time `nowNanoseconds` (emulators are first run up to it) and
+    /// calls `deliver` with the readings in device axes. Returns how many were delivered.
+    public func poll(nowNanoseconds: Int64, deliver: (SensorReading) -> Void) throws(EngineError) -> Int {
+        var delivered = 0
+        for index in sessions.indices {
+            let chip = sessions[index].chip
+            do {
+                switch sessions[index].session {
+                case .inertial(let driver):
+                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
+                case .emulatedInertial(let driver, let emulator):
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
+                case .barometer(let driver):
+                    delivered += try readBarometer(driver, index: index, now: nowNanoseconds, deliver: deliver)
+                case .emulatedBarometer(let driver, let emulator):
+                    if let motion { emulator.pressurePascals = motion.pressure }
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += try readBarometer(driver, index: index, now: nowNanoseconds, deliver: deliver)
+                }
+            } catch {
+                throw .chip(label: chip.label, error)
+            }
+        }
+        if let failure = motion?.failure { throw .recording(failure) }
+        return delivered
+    }
+
+    private func drain<Bus: I2CBus>(_ driver: MPU6050Driver<Bus>, chip: BoardDescription.Chip, now: Int64,
+                                    deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
+        var total = 0
+        while true {
+            let result = try scratch.withUnsafeMutableBufferPointer { (buffer) throws(ChipError) in
+                try driver.drain(into: buffer, nowNanoseconds: now)
+            }
+            for reading in scratch[0..<result.readings] { deliver(mounted(reading, chip.mount)) }
+            total += result.readings
+            if result.readings < scratch.count { return total }
+        }
+    }
+
+    private func readBarometer<Bus: I2CBus>(_ driver: BMP280Driver<Bus>, index: Int, now: Int64,
+                                            deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
+        // Read once per measurement period: faster polls would repeat the latest result.
+        guard now >= sessions[index].nextBarometerNanoseconds, let reading = try driver.read() else { return 0 }
+        sessions[index].nextBarometerNanoseconds = now + driver.measurementPeriodNanoseconds
+        deliver(SensorReading(timestampNanoseconds: now, value: .pressure(reading.pressure)))
+        deliver(SensorReading(timestampNanoseconds: now, value: .temperature(reading.temperature)))
+        return 2
+    }
+
+    /// The reading in device axes: vectors permuted and signed per the board's `mount`.
+    private func mounted(_ reading: SensorReading, _ mount: BoardDescription.AxisMapping) -> SensorReading {
+        func map(_ vector: Vector3) -> Vector3 {
+            let components = [vector.x, vector.y, vector.z]
+            func axis(_ index: Int) -> Q16_16 {
+                let (source, sign) = mount.axes[index]
+                return sign < 0 ? -components[source] : components[source]
+            }
+            return Vector3(x: axis(0), y: axis(1), z: axis(2))
+        }
+        var result = reading
+        switch reading.value {
+        case .acceleration(let vector): result.value = .acceleration(map(vector))
+        case .angularVelocity(let vector): result.value = .angularVelocity(map(vector))
+        case .magneticField(let vector): result.value = .magneticField(map(vector))
+        case .pressure, .temperature: break
+        }
+        return result
+    }
+}

@@ -1,0 +1,40 @@
+import Recordings
+
+/// What an emulated chip feels: the latest accelerometer, gyroscope and barometer values of a
+/// real recording at or before a time, read sequentially (constant memory; times must not go
+/// back). Board time 0 is the recording's first sample.
+final class RecordedMotion {
+    private let reader: RecordingReader
+    private var origin: Int64?
+    private var pending: RecordedSample?
+    private(set) var acceleration = (0.0, 0.0, 9.80665)
+    private(set) var angularVelocity = (0.0, 0.0, 0.0)
+    private(set) var pressure = 101_325.0
+    /// Whether the recording has no more samples.
+    private(set) var isFinished = false
+    /// The reader's error, if the recording turned out malformed: kept for the engine to report.
+    private(set) var failure: RecordingError?
+
+    init(path: String) throws(EngineError) {
+        do { reader = try RecordingReader(path: path, options: .init(skipUnknownSensors: true)) } catch { throw .recording(error) }
+    }
+
+    /// Advances to board time `nanoseconds`.
+    func advance(to nanoseconds: Int64) {
+        while !isFinished {
+            if pending == nil {
+                do { pending = try reader.next() } catch { failure = error; isFinished = true; return }
+                guard let sample = pending else { isFinished = true; return }
+                if origin == nil { origin = sample.timestampNanoseconds }
+            }
+            guard let sample = pending, let origin, sample.timestampNanoseconds - origin <= nanoseconds else { return }
+            switch sample.sensor {
+            case .accelerometer: acceleration = (sample.x, sample.y, sample.z)
+            case .gyroscope: angularVelocity = (sample.x, sample.y, sample.z)
+            case .barometer: pressure = sample.x
+            case .magnetometer, .thermometer: break
+            }
+            pending = nil
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import FixedPoint
+import MotionAlgorithms
+@testable import MotionEngine
+import Testing
+import TestSupport
+
+@Suite struct BoardFileParserTests {
+    @Test func everyShippedBoardFileParses() throws {
+        for name in ["gy-521", "sim-gy-521", "sim-gy-521-bmp280"] {
+            let board = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board")
+            #expect(!board.chips.isEmpty, "\(name)")
+        }
+        let gy521 = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/gy-521.board")
+        #expect(gy521.chips[0] == BoardDescription.Chip(label: "imu", driver: "mpu6050", bus: .i2c(number: 1), address: 0x68,
+                                                        interruptLine: "GPIO17", mount: .identity, motionRecording: nil, rateHertz: 100))
+    }
+
+    static let cases: [(text: String, message: String)] = [
+        ("board = b\n[chip a]\ndriver = lsm303\nbus = i2c-1\naddress = 0x68\n", "f.board:3: unknown driver \"lsm303\""),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = spi-0\naddress = 0x68\n", "f.board:4: bus \"spi-0\" is neither"),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 104\n", "f.board:5: address \"104\" is not a 7-bit I2C address"),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\n", "f.board:2: chip \"a\" has no \"address\""),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nmount = x x z\n", "f.board:6: mount \"x x z\" must name each of x, y, z once"),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nmount = x q z\n", "f.board:6: mount \"x q z\": \"q\" is not an axis"),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nspeed = 3\n", "f.board:6: unknown chip setting \"speed\""),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nmotion = x.csv\n", "f.board:6: \"motion\" applies only to emulated chips"),
+        ("board = b\n[sensor a]\n", "f.board:2: expected a section header like \"[chip imu]\""),
+        ("board = b\n", "f.board: no [chip …] section"),
+        ("driver = x\n", "f.board:1: \"driver\" outside a [chip …] section"),
+        ("board = b\n[chip a]\ndriver = mpu6050\ndriver = bmp280\n", "f.board:4: \"driver\" is set twice"),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\n[chip a]\n", "f.board:6: a second chip named \"a\""),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func malformedBoardFilesNameTheLine(_ index: Int) {
+        let (text, message) = Self.cases[index]
+        #expect { _ = try BoardFileParser.parse(text, path: "f.board") } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+
+    @Test func mountsAndCommentsParse() throws {
+        let board = try BoardFileParser.parse("""
+            # a comment
+            board = tilted   # trailing comment
+            [chip a]
+            driver = bmp280
+            bus = emulated
+            address = 0x77
+            mount = -y x -z
+            """, path: "f.board")
+        #expect(board.name == "tilted")
+        #expect(board.chips[0].mount == BoardDescription.AxisMapping(axes: [(1, -1), (0, 1), (2, -1)]))
+        #expect(board.chips[0].bus == .emulated)
+    }
+
+    @Test func aMissingBoardFileSaysWhereBoardsAre() {
+        #expect { _ = try BoardDescription.load(path: "/nonexistent.board") } throws: { error in
+            "\(error)".contains("/nonexistent.board: could not open the board file: No such file or directory. Board files are in")
+        }
+    }
+}

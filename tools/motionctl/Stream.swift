@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import MotionAlgorithms
+import MotionEngine
+
+/// `motionctl stream`: live values from a board, simulated by default.
+struct Stream: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print live sensor values from a board (default: the simulated GY-521).")
+
+    @Option(help: "A board file (see boards/README.md).")
+    var board: String = BoardDescription.boardsFolder + "/sim-gy-521.board"
+
+    @OptionGroup var playback: PlaybackOptions
+
+    @Option(help: "Print every Nth reading of each sensor (1: all).")
+    var every: Int = 1
+
+    func validate() throws {
+        guard every >= 1 else { throw ValidationError("--every must be 1 or more, got \(every)") }
+    }
+
+    func run() throws {
+        let description = try BoardDescription.load(path: board)
+        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot)
+        print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
+        print("       t s  sensor  x             y             z")
+        // Board time advances in 10 ms polls, paced against the wall clock (speed 0: no waiting).
+        var clock = PacedClock(speed: playback.speed ?? 1)
+        var counts = [Int](repeating: 0, count: SensorChannel.allCases.count)
+        var now: Int64 = 0
+        while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
+            clock.wait(until: now)
+            _ = try runtime.poll(nowNanoseconds: now) { reading in
+                let channel = Int(reading.value.channel.rawValue)
+                counts[channel] += 1
+                guard (counts[channel] - 1) % every == 0 else { return }
+                print(Self.format(reading))
+            }
+            now += 10_000_000
+        }
+        let summary = SensorChannel.allCases.filter { counts[Int($0.rawValue)] > 0 }
+            .map { "\(counts[Int($0.rawValue)]) \($0.displayName)" }.joined(separator: ", ")
+        print("streamed \(String(format: "%.2f", Double(now) / 1e9)) s: \(summary)")
+    }
+
+    static func format(_ reading: SensorReading) -> String {
+        let time = String(format: "%10.3f", Double(reading.timestampNanoseconds) / 1e9)
+        switch reading.value {
+        case .acceleration(let v), .angularVelocity(let v), .magneticField(let v):
+            return "\(time)  \(reading.value.channel.displayName.padding(toLength: 6, withPad: " ", startingAt: 0))"
+                + String(format: "%13.5f %13.5f %13.5f", v.x.doubleValue, v.y.doubleValue, v.z.doubleValue)
+        case .pressure(let pressure):
+            return "\(time)  baro  " + String(format: "%13.2f Pa", pressure.doubleValue)
+        case .temperature(let temperature):
+            return "\(time)  temp  " + String(format: "%13.2f °C", temperature.doubleValue)
+        }
+    }
+}
