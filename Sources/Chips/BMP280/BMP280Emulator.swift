@@ -6,15 +6,6 @@ public import SensorBus
 /// The environment (pressure, temperature) is turned into the raw ADC counts a real chip with
 /// this calibration would report, by inverting the datasheet's compensation.
 public final class BMP280Emulator: I2CBus {
-    /// Faults to inject into bus transactions.
-    public enum Fault: Sendable, Equatable {
-        /// No acknowledge: the chip is gone (unplugged, unpowered).
-        case noAcknowledge
-        /// EIO on transactions touching `register` (nil: every transaction).
-        case inputOutputError(register: UInt8?)
-        /// The result registers stop updating (a hung measurement).
-        case stuckOutput
-    }
 
     public let name = "emulated I2C bus"
     public let address: UInt8
@@ -22,9 +13,10 @@ public final class BMP280Emulator: I2CBus {
     /// The environment the chip measures: pressure in Pa, temperature in °C.
     public var pressurePascals: Double = 101_325
     public var temperatureCelsius: Double = 22.5
-    /// The active fault and how many more transactions it affects (nil: until cleared).
-    public private(set) var fault: Fault?
-    private var faultRemaining: Int?
+    /// Injected bus faults (see `inject`).
+    public private(set) var faults = EmulatedBusFaults()
+    /// When true the result registers stop updating (a hung measurement).
+    public var stuckOutput = false
     /// Transactions seen, for tests.
     public private(set) var transactionCount = 0
 
@@ -42,13 +34,10 @@ public final class BMP280Emulator: I2CBus {
         powerOnReset()
     }
 
-    /// Injects `fault` for the next `count` transactions (nil: until `clearFault()`).
-    public func inject(_ fault: Fault, count: Int? = nil) {
-        self.fault = fault
-        faultRemaining = count
-    }
+    /// Injects `fault` for the next `count` transactions it touches (nil: until `clearFault()`).
+    public func inject(_ fault: BusFault, count: Int? = nil) { faults.inject(fault, count: count) }
 
-    public func clearFault() { fault = nil }
+    public func clearFault() { faults.clear() }
 
     /// What a brown-out does: every control register back to its reset value, sleep mode, the
     /// results invalid (0x80000), the NVM copied again.
@@ -71,7 +60,7 @@ public final class BMP280Emulator: I2CBus {
             + BMP280Table.standbyMicroseconds[Int(registers[Int(BMP280Register.config)] >> 5)]) * 1000
         guard nanoseconds >= nextMeasurementNanoseconds else { return }
         nextMeasurementNanoseconds = nanoseconds + period
-        if fault == .stuckOutput { return }
+        if stuckOutput { return }
         let adcTemperature = temperatureOversampling == 0 ? BMP280Register.skippedMeasurement : Self.adcTemperature(for: temperatureCelsius, calibration)
         let fine = BMP280Conversion.fineTemperature(adcTemperature: adcTemperature, calibration)
         let adcPressure = pressureOversampling == 0 ? BMP280Register.skippedMeasurement : Self.adcPressure(for: pressurePascals, fineTemperature: fine, calibration)
@@ -113,20 +102,7 @@ public final class BMP280Emulator: I2CBus {
 
     private func transaction(address: UInt8, register: UInt8, length: Int) throws(BusError) {
         transactionCount += 1
-        guard address == self.address else { throw BusError(.noAcknowledge, bus: name, address: address, register: register) }
-        guard let fault else { return }
-        let touches: Bool
-        switch fault {
-        case .noAcknowledge: touches = true
-        case .inputOutputError(let target): touches = target.map { register <= $0 && $0 < register &+ UInt8(truncatingIfNeeded: length) } ?? true
-        case .stuckOutput: touches = false
-        }
-        guard touches else { return }
-        if let remaining = faultRemaining {
-            if remaining <= 1 { self.fault = nil }
-            faultRemaining = remaining - 1
-        }
-        throw BusError(fault == .noAcknowledge ? .noAcknowledge : .inputOutput(errno: 5), bus: name, address: address, register: register)
+        try faults.check(bus: name, chipAddress: self.address, address: address, register: register, length: length)
     }
 
     // MARK: Register contents

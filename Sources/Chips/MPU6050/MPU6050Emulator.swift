@@ -9,20 +9,14 @@ public import SensorBus
 /// The motion is a caller-given source: acceleration (m/s², specific force, device axes) and
 /// angular velocity (rad/s) at a time, converted to counts with the configured full scale.
 public final class MPU6050Emulator: I2CBus {
-    public enum Fault: Sendable, Equatable {
-        case noAcknowledge
-        /// EIO on transactions touching `register` (nil: every transaction).
-        case inputOutputError(register: UInt8?)
-    }
-
     /// What the chip feels at a time in nanoseconds.
     public typealias MotionSource = (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double))
 
     public let name = "emulated I2C bus"
     public let address: UInt8
     public var motion: MotionSource
-    public private(set) var fault: Fault?
-    private var faultRemaining: Int?
+    /// Injected bus faults (see `inject`).
+    public private(set) var faults = EmulatedBusFaults()
 
     private var registers = [UInt8](repeating: 0, count: 128)
     private var fifo = [UInt8]()
@@ -39,10 +33,8 @@ public final class MPU6050Emulator: I2CBus {
         powerOnReset()
     }
 
-    public func inject(_ fault: Fault, count: Int? = nil) {
-        self.fault = fault
-        faultRemaining = count
-    }
+    /// Injects `fault` for the next `count` transactions it touches (nil: until cleared).
+    public func inject(_ fault: BusFault, count: Int? = nil) { faults.inject(fault, count: count) }
 
     /// Every register to its reset value (RM §3: all 0 but PWR_MGMT_1 = 0x40, WHO_AM_I), FIFO empty.
     public func powerOnReset() {
@@ -148,13 +140,6 @@ public final class MPU6050Emulator: I2CBus {
     }
 
     private func transaction(address: UInt8, register: UInt8, length: Int) throws(BusError) {
-        guard address == self.address else { throw BusError(.noAcknowledge, bus: name, address: address, register: register) }
-        guard let fault else { return }
-        if case .inputOutputError(let target?) = fault, !(register <= target && Int(target) < Int(register) + length) { return }
-        if let remaining = faultRemaining {
-            if remaining <= 1 { self.fault = nil }
-            faultRemaining = remaining - 1
-        }
-        throw BusError(fault == .noAcknowledge ? .noAcknowledge : .inputOutput(errno: 5), bus: name, address: address, register: register)
+        try faults.check(bus: name, chipAddress: self.address, address: address, register: register, length: length)
     }
 }

@@ -88,7 +88,7 @@ import Testing
         let driver = try BMP280Driver(bus: emulator)
         emulator.advance(to: 100_000_000)
         let first = try #require(try driver.read())
-        emulator.inject(.stuckOutput)
+        emulator.stuckOutput = true
         emulator.pressurePascals = 90_000
         emulator.advance(to: 300_000_000)
         // The chip repeats itself; the driver cannot tell from one read (a stream-level stall
