@@ -15,6 +15,8 @@ public final class BoardRuntime {
         case emulatedInertial(MPU6050Driver<MPU6050Emulator>, MPU6050Emulator)
         case barometer(BMP280Driver<LinuxI2CBus>)
         case emulatedBarometer(BMP280Driver<BMP280Emulator>, BMP280Emulator)
+        case senseHATBarometer(LPS25HDriver<LinuxI2CBus>)
+        case emulatedSenseHATBarometer(LPS25HDriver<LPS25HEmulator>, LPS25HEmulator)
     }
 
     public let description: BoardDescription
@@ -69,9 +71,14 @@ public final class BoardRuntime {
             return .emulatedInertial(try MPU6050Driver(bus: emulator, address: chip.address, configuration: configuration), emulator)
         case ("bmp280", .i2c(let number)):
             return .barometer(try BMP280Driver(bus: try linuxBus(number), address: chip.address))
-        default:  // ("bmp280", .emulated): the parser admits only known drivers
+        case ("bmp280", .emulated):
             let emulator = BMP280Emulator(address: chip.address)
             return .emulatedBarometer(try BMP280Driver(bus: emulator, address: chip.address), emulator)
+        case (_, .i2c(let number)):  // "lps25h": the parser admits only known drivers
+            return .senseHATBarometer(try LPS25HDriver(bus: try linuxBus(number), address: chip.address))
+        case (_, .emulated):
+            let emulator = LPS25HEmulator(address: chip.address)
+            return .emulatedSenseHATBarometer(try LPS25HDriver(bus: emulator, address: chip.address), emulator)
         }
     }
 
@@ -97,6 +104,14 @@ public final class BoardRuntime {
                     if let motion { emulator.pressurePascals = motion.pressure }
                     emulator.advance(to: nowNanoseconds)
                     delivered += try readBarometer(driver, index: index, now: nowNanoseconds, deliver: deliver)
+                case .senseHATBarometer(let driver):
+                    delivered += try readBarometer(index: index, now: nowNanoseconds, period: driver.measurementPeriodNanoseconds,
+                                                   read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
+                case .emulatedSenseHATBarometer(let driver, let emulator):
+                    if let motion { emulator.pressurePascals = motion.pressure }
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += try readBarometer(index: index, now: nowNanoseconds, period: driver.measurementPeriodNanoseconds,
+                                                   read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
                 }
             } catch {
                 throw .chip(label: chip.label, error)
@@ -121,11 +136,18 @@ public final class BoardRuntime {
 
     private func readBarometer<Bus: I2CBus>(_ driver: BMP280Driver<Bus>, index: Int, now: Int64,
                                             deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
-        // Read once per measurement period: faster polls would repeat the latest result.
-        guard now >= sessions[index].nextBarometerNanoseconds, let reading = try driver.read() else { return 0 }
-        sessions[index].nextBarometerNanoseconds = now + driver.measurementPeriodNanoseconds
-        deliver(SensorReading(timestampNanoseconds: now, value: .pressure(reading.pressure)))
-        deliver(SensorReading(timestampNanoseconds: now, value: .temperature(reading.temperature)))
+        try readBarometer(index: index, now: now, period: driver.measurementPeriodNanoseconds,
+                          read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
+    }
+
+    /// Reads a barometer once per measurement period (faster polls would repeat its latest
+    /// result) and delivers pressure and temperature.
+    private func readBarometer(index: Int, now: Int64, period: Int64, read: () throws(ChipError) -> (Q24_8, Q16_16)?,
+                               deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
+        guard now >= sessions[index].nextBarometerNanoseconds, let (pressure, temperature) = try read() else { return 0 }
+        sessions[index].nextBarometerNanoseconds = now + period
+        deliver(SensorReading(timestampNanoseconds: now, value: .pressure(pressure)))
+        deliver(SensorReading(timestampNanoseconds: now, value: .temperature(temperature)))
         return 2
     }
 

@@ -75,6 +75,16 @@ import TestSupport
         #expect(pressures.allSatisfy { abs($0 - 101_325) < 0.2 })
     }
 
+    @Test func theSenseHATBarometerRunsAt25Hertz() throws {
+        let readings = try run("board = sim\n[chip barometer]\ndriver = lps25h\nbus = emulated\naddress = 0x5C\n", seconds: 1)
+        let pressures = readings.compactMap { reading -> Double? in
+            if case .pressure(let pressure) = reading.value { return pressure.doubleValue }
+            return nil
+        }
+        #expect(pressures.count == 25)
+        #expect(pressures.allSatisfy { abs($0 - 101_325) < 0.025 })  // one count is 0.024 Pa
+    }
+
     @Test func aMissingBusNamesTheChipAndTheFix() {
         #expect {
             _ = try run("board = b\n[chip imu]\ndriver = mpu6050\nbus = i2c-250\naddress = 0x68\n", seconds: 0.1)
