@@ -59,7 +59,7 @@ public final class BMP280Emulator: I2CBus {
         let period = Int64(BMP280Table.measurementMicroseconds(temperatureOversampling: temperatureOversampling, pressureOversampling: pressureOversampling)
             + BMP280Table.standbyMicroseconds[Int(registers[Int(BMP280Register.config)] >> 5)]) * 1000
         guard nanoseconds >= nextMeasurementNanoseconds else { return }
-        nextMeasurementNanoseconds = nanoseconds + period
+        while nextMeasurementNanoseconds <= nanoseconds { nextMeasurementNanoseconds += period }  // fixed schedule
         if stuckOutput { return }
         let adcTemperature = temperatureOversampling == 0 ? BMP280Register.skippedMeasurement : Self.adcTemperature(for: temperatureCelsius, calibration)
         let fine = BMP280Conversion.fineTemperature(adcTemperature: adcTemperature, calibration)

@@ -37,7 +37,8 @@ public final class LPS25HEmulator: I2CBus {
         let rate = Int(control >> 4 & 0x07)
         guard control & LPS25HRegister.powerOn != 0, rate > 0, rate < LPS25HRegister.outputDataRatesMilliHertz.count else { return }
         guard nanoseconds >= nextMeasurementNanoseconds else { return }
-        nextMeasurementNanoseconds = nanoseconds + 1_000_000_000_000 / Int64(LPS25HRegister.outputDataRatesMilliHertz[rate])
+        let period = 1_000_000_000_000 / Int64(LPS25HRegister.outputDataRatesMilliHertz[rate])
+        while nextMeasurementNanoseconds <= nanoseconds { nextMeasurementNanoseconds += period }  // fixed schedule
         let pressure = Int32((pressurePascals * 4096 / 100).rounded())
         let temperature = Int16(clamping: Int(((temperatureCelsius - 42.5) * 480).rounded()))
         for (offset, shift) in [(0, 0), (1, 8), (2, 16)] { registers[Int(LPS25HRegister.pressureOutXL) + offset] = UInt8(truncatingIfNeeded: pressure >> shift) }

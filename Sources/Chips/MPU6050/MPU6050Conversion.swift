@@ -8,15 +8,6 @@ public enum MPU6050Conversion {
         Int16(bitPattern: UInt16(high) << 8 | UInt16(low))
     }
 
-    /// counts × (nano-units per LSB) in Q16.16 SI units, rounded to nearest: |counts| ≤ 2¹⁵ and
-    /// the scale < 2²¹, so the product × 2¹⁶ < 2⁵² fits Int64 exactly before the division.
-    @inlinable
-    public static func siValue(counts: Int16, nanoUnitsPerLSB: Int64) -> Q16_16 {
-        let scaled = Int64(counts) * nanoUnitsPerLSB * 65536
-        let half: Int64 = 500_000_000
-        return Q16_16(rawValue: Int32((scaled + (scaled >= 0 ? half : -half)) / 1_000_000_000))
-    }
-
     /// Decodes one 12-byte FIFO frame (accelerometer x, y, z then gyroscope x, y, z, each big
     /// endian, in register order). Worked example: the bytes
     ///   40 00  00 00  00 00  00 83  FF 7D  00 00
@@ -26,7 +17,7 @@ public enum MPU6050Conversion {
     public static func decodeFrame(_ frame: UnsafeRawBufferPointer, accelerometerNanoUnitsPerLSB: Int64,
                                     gyroscopeNanoUnitsPerLSB: Int64) -> (acceleration: Vector3, angularVelocity: Vector3) {
         func component(_ offset: Int, _ scale: Int64) -> Q16_16 {
-            siValue(counts: signed16(frame[offset], frame[offset + 1]), nanoUnitsPerLSB: scale)
+            CountConversion.siValue(counts: signed16(frame[offset], frame[offset + 1]), nanoUnitsPerLSB: scale)
         }
         return (Vector3(x: component(0, accelerometerNanoUnitsPerLSB), y: component(2, accelerometerNanoUnitsPerLSB), z: component(4, accelerometerNanoUnitsPerLSB)),
                 Vector3(x: component(6, gyroscopeNanoUnitsPerLSB), y: component(8, gyroscopeNanoUnitsPerLSB), z: component(10, gyroscopeNanoUnitsPerLSB)))

@@ -17,6 +17,10 @@ public final class BoardRuntime {
         case emulatedBarometer(BMP280Driver<BMP280Emulator>, BMP280Emulator)
         case senseHATBarometer(LPS25HDriver<LinuxI2CBus>)
         case emulatedSenseHATBarometer(LPS25HDriver<LPS25HEmulator>, LPS25HEmulator)
+        case polledInertial(LSM9DS1InertialDriver<LinuxI2CBus>)
+        case emulatedPolledInertial(LSM9DS1InertialDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
+        case magnetometer(LSM9DS1MagnetometerDriver<LinuxI2CBus>)
+        case emulatedMagnetometer(LSM9DS1MagnetometerDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
     }
 
     public let description: BoardDescription
@@ -74,11 +78,30 @@ public final class BoardRuntime {
         case ("bmp280", .emulated):
             let emulator = BMP280Emulator(address: chip.address)
             return .emulatedBarometer(try BMP280Driver(bus: emulator, address: chip.address), emulator)
+        case ("lsm9ds1", .i2c(let number)):
+            return .polledInertial(try LSM9DS1InertialDriver(bus: try linuxBus(number), address: chip.address))
+        case ("lsm9ds1", .emulated):
+            let emulator = LSM9DS1Emulator(inertialAddress: chip.address, motion: lsm9ds1Motion(motion))
+            return .emulatedPolledInertial(try LSM9DS1InertialDriver(bus: emulator, address: chip.address), emulator)
+        case ("lsm9ds1-magnetometer", .i2c(let number)):
+            return .magnetometer(try LSM9DS1MagnetometerDriver(bus: try linuxBus(number), address: chip.address))
+        case ("lsm9ds1-magnetometer", .emulated):
+            let emulator = LSM9DS1Emulator(magnetometerAddress: chip.address, motion: lsm9ds1Motion(motion))
+            return .emulatedMagnetometer(try LSM9DS1MagnetometerDriver(bus: emulator, address: chip.address), emulator)
         case (_, .i2c(let number)):  // "lps25h": the parser admits only known drivers
             return .senseHATBarometer(try LPS25HDriver(bus: try linuxBus(number), address: chip.address))
         case (_, .emulated):
             let emulator = LPS25HEmulator(address: chip.address)
             return .emulatedSenseHATBarometer(try LPS25HDriver(bus: emulator, address: chip.address), emulator)
+        }
+    }
+
+    /// The LSM9DS1 emulator's motion: the recording's, or at rest face up in the Earth's field.
+    private static func lsm9ds1Motion(_ motion: RecordedMotion?) -> LSM9DS1Emulator.MotionSource {
+        { nanoseconds in
+            guard let motion else { return ((0, 0, 9.80665), (0, 0, 0), (19, 0, -46)) }
+            motion.advance(to: nanoseconds)
+            return (motion.acceleration, motion.angularVelocity, motion.magneticField)
         }
     }
 
@@ -104,6 +127,16 @@ public final class BoardRuntime {
                     if let motion { emulator.pressurePascals = motion.pressure }
                     emulator.advance(to: nowNanoseconds)
                     delivered += try readBarometer(driver, index: index, now: nowNanoseconds, deliver: deliver)
+                case .polledInertial(let driver):
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .emulatedPolledInertial(let driver, let emulator):
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .magnetometer(let driver):
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .emulatedMagnetometer(let driver, let emulator):
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
                 case .senseHATBarometer(let driver):
                     delivered += try readBarometer(index: index, now: nowNanoseconds, period: driver.measurementPeriodNanoseconds,
                                                    read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
@@ -140,12 +173,28 @@ public final class BoardRuntime {
                           read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
     }
 
+    /// Delivers a polled chip's reading (if any), mounted; returns how many were delivered.
+    private func deliverMounted(_ reading: SensorReading?, _ chip: BoardDescription.Chip, _ deliver: (SensorReading) -> Void) -> Int {
+        guard let reading else { return 0 }
+        deliver(mounted(reading, chip.mount))
+        return 1
+    }
+
+    private func deliverMounted(_ pair: (acceleration: SensorReading, angularVelocity: SensorReading)?, _ chip: BoardDescription.Chip,
+                                _ deliver: (SensorReading) -> Void) -> Int {
+        guard let pair else { return 0 }
+        deliver(mounted(pair.acceleration, chip.mount))
+        deliver(mounted(pair.angularVelocity, chip.mount))
+        return 2
+    }
+
     /// Reads a barometer once per measurement period (faster polls would repeat its latest
     /// result) and delivers pressure and temperature.
     private func readBarometer(index: Int, now: Int64, period: Int64, read: () throws(ChipError) -> (Q24_8, Q16_16)?,
                                deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
         guard now >= sessions[index].nextBarometerNanoseconds, let (pressure, temperature) = try read() else { return 0 }
-        sessions[index].nextBarometerNanoseconds = now + period
+        // A fixed schedule, so that slow polls do not stretch the barometer's period.
+        while sessions[index].nextBarometerNanoseconds <= now { sessions[index].nextBarometerNanoseconds += period }
         deliver(SensorReading(timestampNanoseconds: now, value: .pressure(pressure)))
         deliver(SensorReading(timestampNanoseconds: now, value: .temperature(temperature)))
         return 2

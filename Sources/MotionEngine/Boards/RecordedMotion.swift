@@ -10,6 +10,9 @@ final class RecordedMotion {
     private(set) var acceleration = (0.0, 0.0, 9.80665)
     private(set) var angularVelocity = (0.0, 0.0, 0.0)
     private(set) var pressure = 101_325.0
+    /// µT; until the recording has a magnetometer sample, a typical mid-latitude field
+    /// (19 µT horizontal along x, 46 µT down) so that emulated magnetometers read the Earth.
+    private(set) var magneticField = (19.0, 0.0, -46.0)
     /// Whether the recording has no more samples.
     private(set) var isFinished = false
     /// The reader's error, if the recording turned out malformed: kept for the engine to report.
@@ -32,7 +35,8 @@ final class RecordedMotion {
             case .accelerometer: acceleration = (sample.x, sample.y, sample.z)
             case .gyroscope: angularVelocity = (sample.x, sample.y, sample.z)
             case .barometer: pressure = sample.x
-            case .magnetometer, .thermometer: break
+            case .magnetometer: magneticField = (sample.x, sample.y, sample.z)
+            case .thermometer: break
             }
             pending = nil
         }

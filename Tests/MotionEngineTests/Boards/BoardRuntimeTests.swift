@@ -1,4 +1,5 @@
 import FixedPoint
+import Glibc
 import MotionAlgorithms
 @testable import MotionEngine
 import Recordings
@@ -70,9 +71,35 @@ import TestSupport
             if case .pressure(let pressure) = reading.value { return pressure.doubleValue }
             return nil
         }
-        // 38 ms per measurement (×2 / ×16 oversampling + 0.5 ms standby) polled every 10 ms: 25.
-        #expect(pressures.count == 25)
+        // 38 ms per measurement (×2 / ×16 oversampling + 0.5 ms standby): 0, 38, …, 988 ms = 27.
+        #expect(pressures.count == 27)
         #expect(pressures.allSatisfy { abs($0 - 101_325) < 0.2 })
+    }
+
+    @Test func theSimulatedSenseHATDeliversEveryChipAtItsRate() throws {
+        let readings = try run(String(decoding: try fileBytes("\(ProjectPaths.root)/boards/sim-sense-hat.board"), as: UTF8.self), seconds: 1)
+        func count(_ channel: SensorChannel) -> Int { readings.filter { $0.value.channel == channel }.count }
+        // Polls at 0, 10, …, 990 ms see every measurement made by then: 59.5 Hz accelerometer /
+        // gyroscope at k × 16.8 ms (k = 0…58), 40 Hz magnetometer, 25 Hz barometer. None is lost
+        // (each poll interval is shorter than every period) and none repeated.
+        #expect(count(.accelerometer) == 59 && count(.gyroscope) == 59)
+        #expect(count(.magnetometer) == 40)
+        #expect(count(.barometer) == 25)
+        // The BROAD recording's field (|B| ≈ 43 µT) reaches the emulated magnetometer.
+        if case .magneticField(let field) = readings.first(where: { $0.value.channel == .magnetometer })?.value {
+            #expect(abs(field.length.doubleValue - 41.5) < 3)
+        } else {
+            Issue.record("no magnetometer reading")
+        }
+    }
+
+    func fileBytes(_ path: String) throws -> [UInt8] {
+        let file = try #require(fopen(path, "r"))
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var byte = fgetc(file)
+        while byte != EOF { bytes.append(UInt8(byte)); byte = fgetc(file) }
+        return bytes
     }
 
     @Test func theSenseHATBarometerRunsAt25Hertz() throws {

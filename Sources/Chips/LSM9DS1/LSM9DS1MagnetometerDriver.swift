@@ -1,0 +1,63 @@
+import FixedPoint
+public import MotionAlgorithms
+public import SensorBus
+
+/// The LSM9DS1's magnetometer (LIS3MDL-compatible) on I2C: continuous mode, ultra-high
+/// performance, 40 Hz, ±4 gauss. Each `read()` takes CTRL_REG1_M … OUT_Z_H_M (0x20…0x2D) in one
+/// burst with the auto-increment bit; a lost configuration means a reset, which is recovered.
+public final class LSM9DS1MagnetometerDriver<Bus: I2CBus> {
+    public let bus: Bus
+    public let address: UInt8
+    public let scale = LSM9DS1Table.magnetometerScales[0]
+    /// CTRL_REG1_M: temperature compensation, ultra-high x/y performance (11), 40 Hz (DO = 6).
+    public let control1: UInt8 = 0x80 | 0x60 | 6 << 2
+    public private(set) var recoveries = 0
+
+    public init(bus: Bus, address: UInt8 = 0x1C) throws(ChipError) {
+        self.bus = bus
+        self.address = address
+        try initialise()
+    }
+
+    private func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
+        do { return try body() } catch { throw .bus(error.during(what)) }
+    }
+
+    private func initialise() throws(ChipError) {
+        let identity = try attempt("reading the LSM9DS1 magnetometer WHO_AM_I (0x0F)") { () throws(BusError) in
+            try bus.readRegister(address: address, register: LSM9DS1Register.whoAmI)
+        }
+        guard identity == LSM9DS1Register.magnetometerIdentity else {
+            throw .unexpectedIdentity(chip: "LSM9DS1 magnetometer", bus: bus.name, address: address, register: LSM9DS1Register.whoAmI,
+                                      expected: [LSM9DS1Register.magnetometerIdentity], found: identity)
+        }
+        try attempt("configuring the LSM9DS1 magnetometer") { () throws(BusError) in
+            try bus.writeRegister(address: address, register: LSM9DS1Register.control2Magnetometer, value: LSM9DS1Register.magnetometerSoftReset)
+            try bus.writeRegister(address: address, register: LSM9DS1Register.control1Magnetometer, value: control1)
+            try bus.writeRegister(address: address, register: LSM9DS1Register.control2Magnetometer, value: scale.field << 5)
+            try bus.writeRegister(address: address, register: LSM9DS1Register.control4Magnetometer, value: 0x0C)  // z ultra-high
+            try bus.writeRegister(address: address, register: LSM9DS1Register.control3Magnetometer, value: 0x00)  // continuous
+        }
+    }
+
+    /// A new magnetic field reading (µT, Q16.16, chip axes) stamped `nowNanoseconds`, or nil.
+    public func read(nowNanoseconds: Int64) throws(ChipError) -> SensorReading? {
+        var storage = (UInt64(0), UInt32(0), UInt16(0))  // 14 bytes: 0x20 … 0x2D
+        let result = try withUnsafeMutableBytes(of: &storage) { (buffer) throws(ChipError) -> (UInt8, UInt8, Vector3) in
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<14])
+            try attempt("reading the LSM9DS1 magnetometer") { () throws(BusError) in
+                try bus.readRegisters(address: address, register: LSM9DS1Register.magnetometerAutoIncrement | LSM9DS1Register.control1Magnetometer,
+                                      into: bytes)
+            }
+            return (bytes[0], bytes[7], CountConversion.littleEndianVector(UnsafeRawBufferPointer(bytes), at: 8,
+                                                                            nanoUnitsPerLSB: scale.nanoteslaPerLSB, denominator: 1000))
+        }
+        if result.0 != control1 {
+            try initialise()
+            recoveries += 1
+            return nil
+        }
+        guard result.1 & 0x08 != 0 else { return nil }  // ZYXDA
+        return SensorReading(timestampNanoseconds: nowNanoseconds, value: .magneticField(result.2))
+    }
+}
