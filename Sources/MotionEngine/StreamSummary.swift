@@ -31,7 +31,7 @@ public struct StreamSummary: Sendable {
 
     /// Accounts for one reading. A reading older than its channel's previous one stops the
     /// pipeline: fusing it out of order would silently corrupt every later output.
-    mutating func record(_ reading: SensorReading) throws(EngineError) {
+    public mutating func record(_ reading: SensorReading) throws(EngineError) {
         let index = Int(reading.value.channel.rawValue)
         let previous = channels[index].stream.lastTimestampNanoseconds
         if channels[index].stream.record(timestampNanoseconds: reading.timestampNanoseconds) == .backwards {

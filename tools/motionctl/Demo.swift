@@ -3,44 +3,46 @@ import Foundation
 import MotionAlgorithms
 import MotionEngine
 
-/// `motionctl demo`: the pipeline live on the simulated board, one summary line per second.
+/// `motionctl demo`: a simulated board live through the whole hardware path (register-level
+/// emulators, the real drivers, the board runtime), one summary line per second.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the pipeline on the simulated board and print a live summary every second.",
-        discussion: "With no hardware, the simulated board replays a bundled real recording (a person standing, then walking).")
+        abstract: "Run a simulated board live and print a summary every second.",
+        discussion: """
+            The default board is a simulated Raspberry Pi Sense HAT: emulators of its LSM9DS1 and
+            LPS25H feel the motion of a bundled real recording (an IMU rotated by hand).
+            """)
 
-    @Option(help: "The recording the simulated board plays.")
-    var recording: String = SimulatedBoard.defaultRecordingPath
+    @Option(help: "A board file (see boards/README.md).")
+    var board: String = BoardDescription.boardsFolder + "/sim-sense-hat.board"
 
     @OptionGroup var playback: PlaybackOptions
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: recording) else {
-            throw ValidationError("the demo recording \(recording) does not exist; pass one with --recording PATH")
-        }
-        let speed = playback.speed ?? 5
-        let board = try SimulatedBoard(recordingPath: recording, speed: speed)
-        let name = (recording as NSString).lastPathComponent
-        print("OpenCoreMotion \(OpenCoreMotionVersion.string) demo: simulated board replaying \(name)"
+        let description = try BoardDescription.load(path: board)
+        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot)
+        let speed = playback.speed ?? 2
+        print("OpenCoreMotion \(OpenCoreMotionVersion.string) demo: \(description.name)"
               + (speed > 0 ? " at \(String(format: "%g", speed))× speed" : " as fast as possible"))
         print("     t   acc Hz  |a| m/s² mean [min, max]     gyr Hz  |ω| °/s mean [max]   mag µT   pressure hPa")
-        var start: Int64?
-        var nextReport: Int64 = 0
-        var lastTimestamp: Int64 = 0
-        while let sample = try board.next() {
-            let timestamp = sample.reading.timestampNanoseconds
-            if start == nil { start = timestamp; nextReport = timestamp + 1_000_000_000 }
-            lastTimestamp = timestamp
-            if playback.isPastDuration(elapsedNanoseconds: timestamp - start!) { break }
-            if timestamp >= nextReport {
-                printLine(summary: board.playback.summary, elapsedNanoseconds: timestamp - start!)
-                board.playback.resetInterval()
-                nextReport += 1_000_000_000
+        var summary = StreamSummary()
+        var clock = PacedClock(speed: speed)
+        var now: Int64 = 0
+        var failure: EngineError?
+        while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
+            clock.wait(until: now)
+            _ = try runtime.poll(nowNanoseconds: now) { reading in
+                do throws(EngineError) { try summary.record(reading) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            now += 10_000_000
+            if now % 1_000_000_000 == 0 {
+                printLine(summary: summary, elapsedNanoseconds: now)
+                summary.startInterval()
             }
         }
-        let seconds = Double(lastTimestamp - (start ?? lastTimestamp)) / 1e9
-        print("\nend of demo: \(String(format: "%.1f", seconds)) s of recording")
-        print(SummaryReport(playback: board.playback, sampleCount: board.playback.summary.totalSamples).table())
+        print("\nend of demo: \(String(format: "%.1f", Double(now) / 1e9)) s of board time")
+        print(SummaryReport(summary: summary, source: board).table())
     }
 
     private func printLine(summary: StreamSummary, elapsedNanoseconds: Int64) {
@@ -53,12 +55,12 @@ struct Demo: ParsableCommand {
         let degrees = 180 / Double.pi
         var line = String(format: "%6.1f   ", Double(elapsedNanoseconds) / 1e9)
         line += cell(.accelerometer, { entry in
-            String(format: "%5.1f   %5.2f [%5.2f, %5.2f]", Double(entry.stream.currentRateMilliHertz) / 1000,
+            String(format: "%5.1f   %5.2f [%5.2f, %5.2f]", Double(entry.interval.count),
                    Double(entry.interval.meanRaw.level) * scale,
                    Double(entry.interval.levelMinimum) * scale, Double(entry.interval.levelMaximum) * scale)
         }, width: 38)
         line += cell(.gyroscope, { entry in
-            String(format: "%5.1f  %6.1f [%6.1f]", Double(entry.stream.currentRateMilliHertz) / 1000,
+            String(format: "%5.1f  %6.1f [%6.1f]", Double(entry.interval.count),
                    Double(entry.interval.meanRaw.level) * scale * degrees,
                    Double(entry.interval.levelMaximum) * scale * degrees)
         }, width: 29)

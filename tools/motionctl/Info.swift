@@ -15,9 +15,9 @@ struct Info: ParsableCommand {
     func run() throws {
         let playback = try RecordingPlayback(path: recording, skipUnknownSensors: skipUnknownSensors)
         for entry in playback.metadata.entries { print("\(entry.key): \(entry.value)") }
-        let samples = try playback.run()
+        try playback.run()
         print("")
-        print(SummaryReport(playback: playback, sampleCount: samples).table())
+        print(SummaryReport(playback: playback).table())
         if playback.skippedUnknownSensorRows > 0 {
             print("skipped \(playback.skippedUnknownSensorRows) rows of unknown sensor kinds")
         }

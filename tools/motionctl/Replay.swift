@@ -31,9 +31,9 @@ struct Replay: ParsableCommand {
         let samples = try playback.run { reading in progress.update(timestampNanoseconds: reading.timestampNanoseconds) }
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")
-        try SummaryReport(playback: playback, sampleCount: samples).writeJSON(to: summaryPath)
+        try SummaryReport(playback: playback).writeJSON(to: summaryPath)
         let elapsed = Date().timeIntervalSince(started)
         print("replayed \(samples) samples of \(recording) in \(String(format: "%.2f", elapsed)) s → \(out)")
-        print(SummaryReport(playback: playback, sampleCount: samples).table())
+        print(SummaryReport(playback: playback).table())
     }
 }

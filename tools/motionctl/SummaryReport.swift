@@ -5,8 +5,20 @@ import Recordings
 
 /// The per-sensor summary of a run, as a table for people and as `summary.json` for tools.
 struct SummaryReport {
-    let playback: RecordingPlayback
-    let sampleCount: Int64
+    let summary: StreamSummary
+    /// The recording or board the samples came from.
+    let source: String
+    var skippedUnknownSensorRows = 0
+
+    init(summary: StreamSummary, source: String, skippedUnknownSensorRows: Int = 0) {
+        self.summary = summary
+        self.source = source
+        self.skippedUnknownSensorRows = skippedUnknownSensorRows
+    }
+
+    init(playback: RecordingPlayback) {
+        self.init(summary: playback.summary, source: playback.path, skippedUnknownSensorRows: playback.skippedUnknownSensorRows)
+    }
 
     struct Row {
         let name: String
@@ -23,8 +35,8 @@ struct SummaryReport {
     }
 
     var rows: [Row] {
-        playback.summary.activeChannels.map { channel in
-            let entry = playback.summary[channel]
+        summary.activeChannels.map { channel in
+            let entry = summary[channel]
             let mean = entry.total.meanRaw
             let scale = channel.displayScale
             let axes = channel.isVector ? [mean.x, mean.y, mean.z] : [mean.x]
@@ -66,8 +78,8 @@ struct SummaryReport {
             ]
         }
         let document: [String: Any] = [
-            "recording": playback.path, "samples": sampleCount,
-            "skipped_unknown_sensor_rows": playback.skippedUnknownSensorRows, "sensors": sensors,
+            "recording": source, "samples": summary.totalSamples,
+            "skipped_unknown_sensor_rows": skippedUnknownSensorRows, "sensors": sensors,
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: URL(fileURLWithPath: path))

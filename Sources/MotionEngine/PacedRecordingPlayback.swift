@@ -1,15 +1,16 @@
 public import MotionAlgorithms
 public import Recordings
 
-/// A board with no hardware: it replays a real recording, releasing each sample when its
-/// timestamp comes due (``PacedClock``), so everything downstream sees what a live board
-/// would deliver. The default when no board is configured, and what the demo runs on.
-public final class SimulatedBoard {
-    /// The bundled recording the simulated board plays by default: a person standing, then
+/// A recording played back in time: each sample is released when its timestamp comes due
+/// (``PacedClock``), as a live source would deliver it. `motionctl record --from` uses it.
+/// (Simulated boards, which run recordings through chip emulators and drivers, are
+/// ``BoardRuntime`` with emulated buses.)
+public final class PacedRecordingPlayback {
+    /// The bundled recording played by default: a person standing, then
     /// walking, with a waist-worn phone (UCI HAPT, CC BY 4.0; see Tests/Recordings/README.md).
     /// Found from this source file's location, so it exists in a checkout of the repository.
     public static let defaultRecordingPath: String = {
-        var path = "\(#filePath)"  // <root>/Sources/MotionEngine/SimulatedBoard.swift
+        var path = "\(#filePath)"  // <root>/Sources/MotionEngine/PacedRecordingPlayback.swift
         for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
         return path + "/Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz"
     }()
@@ -20,7 +21,7 @@ public final class SimulatedBoard {
     /// - Parameters:
     ///   - recordingPath: the recording to play.
     ///   - speed: 1 plays in real time, 10 ten times faster, 0 as fast as possible.
-    public init(recordingPath: String = SimulatedBoard.defaultRecordingPath, speed: Double = 1) throws(EngineError) {
+    public init(recordingPath: String = PacedRecordingPlayback.defaultRecordingPath, speed: Double = 1) throws(EngineError) {
         playback = try RecordingPlayback(path: recordingPath)
         clock = PacedClock(speed: speed)
     }
