@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "MotionEngineTests", dependencies: ["MotionEngine", "TestSupport"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "ChipsTests", dependencies: ["Chips", "SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
-        .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C"],
+        .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C", "Chips"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),

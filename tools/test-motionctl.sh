@@ -109,5 +109,14 @@ record_from_a_simulated_board() {
 }
 check "record --board writes a readable recording of every chip" record_from_a_simulated_board
 
+probe_explains_missing_buses() {
+    if ls /dev/i2c-* >/dev/null 2>&1; then
+        "$motionctl" probe >"$work/probe.txt" && grep -q '^board = probed' "$work/probe.txt"
+    else
+        ! "$motionctl" probe 2>"$work/err" && grep -q 'No I2C bus (/dev/i2c-\*) exists' "$work/err"
+    fi
+}
+check "probe scans the I2C buses or says how to enable them" probe_explains_missing_buses
+
 echo "motionctl: $passed passed, $failed failed"
 ((failed == 0))

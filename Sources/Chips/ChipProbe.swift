@@ -1,0 +1,71 @@
+public import SensorBus
+
+/// Finds which known chips answer on a bus: at each family's possible addresses, reads its
+/// identity register and matches the datasheet values. Read-only: nothing is configured.
+public enum ChipProbe {
+    public struct Candidate: Sendable {
+        /// The board-file driver name.
+        public var driver: String
+        public var addresses: [UInt8]
+        public var identityRegister: UInt8
+        /// Identity value → chip name.
+        public var identities: [(value: UInt8, name: String)]
+    }
+
+    /// Every family this version drives (the registry: adding a chip adds a row here).
+    public static let candidates: [Candidate] = [
+        Candidate(driver: "mpu6050", addresses: MPU6050Table.addresses, identityRegister: MPU6050Register.whoAmI,
+                  identities: MPU6050Table.variants.map { ($0.whoAmI, $0.name) }),
+        Candidate(driver: "lsm9ds1", addresses: [0x6A, 0x6B], identityRegister: LSM9DS1Register.whoAmI,
+                  identities: [(LSM9DS1Register.inertialIdentity, "LSM9DS1 accelerometer/gyroscope")]),
+        Candidate(driver: "lsm9ds1-magnetometer", addresses: [0x1C, 0x1E], identityRegister: LSM9DS1Register.whoAmI,
+                  identities: [(LSM9DS1Register.magnetometerIdentity, "LSM9DS1 magnetometer")]),
+        Candidate(driver: "bmp280", addresses: BMP280Table.addresses, identityRegister: BMP280Register.id,
+                  identities: BMP280Table.variants.map { ($0.chipID, $0.name) }),
+        Candidate(driver: "lps25h", addresses: LPS25HRegister.addresses, identityRegister: LPS25HRegister.whoAmI,
+                  identities: [(LPS25HRegister.identity, "LPS25H")]),
+    ]
+
+    public struct Finding: Sendable, Equatable {
+        public enum Outcome: Sendable, Equatable {
+            /// A known chip answered with its identity.
+            case identified(driver: String, chip: String)
+            /// A kernel driver owns the address (EBUSY): use the chip's IIO device instead.
+            case ownedByKernelDriver
+        }
+
+        public var address: UInt8
+        public var outcome: Outcome
+
+        public init(address: UInt8, outcome: Outcome) {
+            self.address = address
+            self.outcome = outcome
+        }
+    }
+
+    /// What answers on `bus`, by address. A NACK (nobody there) or an unknown identity is
+    /// skipped; other bus errors are thrown (a broken bus should not look empty).
+    public static func probe(_ bus: some I2CBus) throws(BusError) -> [Finding] {
+        var findings: [Finding] = []
+        for candidate in candidates {
+            for address in candidate.addresses where !findings.contains(where: { $0.address == address }) {
+                let identity: UInt8
+                do {
+                    identity = try bus.readRegister(address: address, register: candidate.identityRegister)
+                } catch {
+                    switch error.kind {
+                    case .noAcknowledge: continue
+                    case .busy:
+                        findings.append(Finding(address: address, outcome: .ownedByKernelDriver))
+                        continue
+                    default: throw error
+                    }
+                }
+                if let match = candidate.identities.first(where: { $0.value == identity }) {
+                    findings.append(Finding(address: address, outcome: .identified(driver: candidate.driver, chip: match.name)))
+                }
+            }
+        }
+        return findings.sorted { $0.address < $1.address }
+    }
+}
