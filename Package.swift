@@ -45,6 +45,7 @@ let package = Package(
         // drivers + emulators implement or use them and never import each other.
         .target(name: "SensorBus", swiftSettings: strictSwift6),
         .target(name: "LinuxI2C", dependencies: ["SensorBus", "CLibI2C"], swiftSettings: strictSwift6),
+        .target(name: "LinuxIIO", dependencies: ["CLibIIO"], swiftSettings: strictSwift6),
         .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C"],
                 swiftSettings: strictSwift6),
@@ -56,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",
