@@ -75,6 +75,7 @@ let package = Package(
         .testTarget(name: "ChipsTests", dependencies: ["Chips", "SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C", "Chips"],
                     swiftSettings: strictSwift6),
+        .testTarget(name: "LinuxIIOTests", dependencies: ["LinuxIIO"], swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),
     ]

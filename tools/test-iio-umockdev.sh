@@ -58,13 +58,13 @@ check "sampling_frequency set to the nearest available rate" rate_is_chosen_from
 malformed_mount_matrix_is_an_error() {
     printf '1, 0; 0, 1\n' >"$root/sys/devices/platform/soc/i2c-1/1-006a/iio:device0/in_accel_mount_matrix"
     if run 2>"$root/err"; then return 1; fi
-    grep -q 'lsm9ds1_accel).*accel mount_matrix "1, 0; 0, 1" is not three rows of three numbers' "$root/err"
+    grep -q 'iio:device0 (lsm9ds1_accel): its accel mount_matrix "1, 0; 0, 1" is not three rows of three numbers' "$root/err"
 }
 check "a malformed mount matrix is an error naming the device" malformed_mount_matrix_is_an_error
 
 unreachable_remote_context_is_explained() {
     if "$motionctl" iio --uri ip:127.0.0.1 2>"$root/err"; then return 1; fi
-    grep -q 'IIO ip:127.0.0.1: could not create the context' "$root/err"
+    grep -q 'IIO context "ip:127.0.0.1": could not create the context' "$root/err"
 }
 check "an unreachable iiod is reported with the URI" unreachable_remote_context_is_explained
 

@@ -12,8 +12,10 @@ public final class IIOContext {
         errno = 0
         guard let handle = iio_create_context_from_uri(uri) else {
             let code = errno
-            throw IIOError(context: uri, problem: "could not create the context: \(IIOCalls.message(errno: code))",
-                           advice: IIOCalls.advice(errno: code) ?? (uri == "local:" ? "Is the kernel's IIO subsystem present (/sys/bus/iio)?" : nil))
+            let advice = uri == "local:" && code == ENOENT
+                ? "This kernel has no IIO devices (/sys/bus/iio is missing): load the sensor's kernel driver, e.g. with a dtoverlay such as `i2c-sensor`."
+                : IIOCalls.advice(errno: code)
+            throw IIOError(context: uri, problem: "could not create the context: \(IIOCalls.message(errno: code))", advice: advice)
         }
         self.handle = handle
     }

@@ -15,6 +15,6 @@ public struct IIOError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "IIO \(context)" + (device.map { " \($0)" } ?? "") + ": " + problem + (advice.map { ". \($0)" } ?? "")
+        "IIO context \"\(context)\"" + (device.map { ", \($0)" } ?? "") + ": " + problem + (advice.map { ". \($0)" } ?? "")
     }
 }
