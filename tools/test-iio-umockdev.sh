@@ -55,6 +55,35 @@ rate_is_chosen_from_available() {
 }
 check "sampling_frequency set to the nearest available rate" rate_is_chosen_from_available
 
+stream_reads_an_iio_board() {
+    cat >"$root/hat.board" <<'BOARD'
+board = Sense HAT through its kernel drivers
+[chip imu]
+driver = lsm9ds1
+bus = iio
+device = lsm9ds1_accel
+rate = 100
+[chip barometer]
+driver = lps25h
+bus = iio
+device = lps25h
+BOARD
+    UMOCKDEV_DIR="$root" LD_PRELOAD=libumockdev-preload.so.0 "$motionctl" stream --board "$root/hat.board" --speed 0 --duration 1 >"$root/out.txt" || return 1
+    tail -3 "$root/out.txt"
+    # accel set to 119 Hz (nearest to 100 available), polled every 10 ms: 100 reads; the
+    # barometer has no sampling_frequency, read at 10 Hz: 10 each of pressure and temperature.
+    grep -q 'streamed 1.00 s: 100 acc, 10 baro, 10 temp' "$root/out.txt" &&
+        grep -qE '^ +0\.000  acc +-0\.11960 +-0\.05980 +9\.7976[34]$' "$root/out.txt"  # 9.797632 in Q16.16: 9.797638
+}
+check "stream reads a board whose chips a kernel driver owns, through IIO" stream_reads_an_iio_board
+
+missing_iio_device_is_explained() {
+    printf 'board = b\n[chip imu]\ndriver = lsm9ds1\nbus = iio\ndevice = lsm6dsox\n' >"$root/missing.board"
+    if UMOCKDEV_DIR="$root" LD_PRELOAD=libumockdev-preload.so.0 "$motionctl" stream --board "$root/missing.board" --duration 1 2>"$root/err"; then return 1; fi
+    grep -q 'Chip "imu": IIO context "local:" has no device named "lsm6dsox" (it has: lsm9ds1_accel, lsm9ds1_magn, lps25h, bmp280)' "$root/err"
+}
+check "a board naming an absent IIO device lists the ones present" missing_iio_device_is_explained
+
 malformed_mount_matrix_is_an_error() {
     printf '1, 0; 0, 1\n' >"$root/sys/devices/platform/soc/i2c-1/1-006a/iio:device0/in_accel_mount_matrix"
     if run 2>"$root/err"; then return 1; fi

@@ -1,4 +1,5 @@
 public import Chips
+public import LinuxIIO
 public import Recordings
 
 /// What went wrong in the engine, with what a person should do about it.
@@ -10,6 +11,10 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     case cannotWriteOutput(path: String, reason: String)
     /// A chip of the board failed (the chip error says which bus, address and what to do).
     case chip(label: String, ChipError)
+    /// A chip read through IIO failed (the IIO error names the context and device).
+    case iio(label: String, IIOError)
+    /// The board names an IIO device the context does not have.
+    case iioDeviceMissing(label: String, device: String, uri: String, present: [String])
     /// A board file is malformed.
     case board(BoardError)
     /// A sample arrived earlier than the previous sample of the same sensor.
@@ -21,6 +26,12 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
             return error.description
         case .chip(let label, let error):
             return "Chip \"\(label)\": \(error)"
+        case .iio(let label, let error):
+            return "Chip \"\(label)\": \(error)"
+        case .iioDeviceMissing(let label, let device, let uri, let present):
+            return "Chip \"\(label)\": IIO context \"\(uri)\" has no device named \"\(device)\""
+                + (present.isEmpty ? " (it has no motion sensors)" : " (it has: \(present.joined(separator: ", ")))")
+                + ". Is its kernel driver loaded? `motionctl iio` lists the devices."
         case .board(let error):
             return error.description
         case .cannotWriteOutput(let path, let reason):

@@ -10,7 +10,7 @@ public struct BoardDescription: Sendable, Equatable {
         /// The driver family: `mpu6050`, `bmp280`.
         public var driver: String
         public var bus: Bus
-        /// 7-bit I2C address.
+        /// 7-bit I2C address (0 for IIO chips, which the kernel addresses).
         public var address: UInt8
         /// The data-ready line (a GPIO line name such as "GPIO17"), if wired.
         public var interruptLine: String?
@@ -27,6 +27,9 @@ public struct BoardDescription: Sendable, Equatable {
         case i2c(number: Int)
         /// The chip's register-level emulator (a simulated board).
         case emulated
+        /// The chip's kernel IIO driver, through libiio: `device` is the IIO device name
+        /// (`lsm9ds1_accel`, `lps25h`), `uri` the context (`local:` or `ip:HOST`).
+        case iio(device: String, uri: String)
     }
 
     /// A signed axis permutation, e.g. `x -y -z` for a chip mounted upside down.

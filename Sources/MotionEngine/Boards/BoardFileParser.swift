@@ -7,7 +7,7 @@
 ///
 /// [chip imu]
 /// driver = mpu6050
-/// bus = i2c-1            # or: emulated
+/// bus = i2c-1            # or: emulated, or iio (then: device = IIO NAME, optional uri = ip:HOST)
 /// address = 0x68
 /// interrupt = GPIO17      # optional: the data-ready line's name
 /// mount = x y z           # device x, y, z from chip axes, signed: e.g. "-y x z"
@@ -53,9 +53,9 @@ public enum BoardFileParser {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
             guard !value.isEmpty else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" has no value") }
             if var current = section {
-                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion"].contains(key) else {
+                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri"].contains(key) else {
                     throw BoardError(path: path, line: lineNumber, problem: "unknown chip setting \"\(key)\"",
-                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion.")
+                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, device, uri.")
                 }
                 guard current.values[key] == nil else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" is set twice") }
                 current.values[key] = (value, lineNumber)
@@ -91,14 +91,30 @@ public enum BoardFileParser {
         let bus: BoardDescription.Bus
         if busEntry.value == "emulated" {
             bus = .emulated
+        } else if busEntry.value == "iio" {
+            bus = .iio(device: try required("device").value, uri: values["uri"]?.value ?? "local:")
         } else if busEntry.value.hasPrefix("i2c-"), let number = Int(busEntry.value.dropFirst(4)), number >= 0 {
             bus = .i2c(number: number)
         } else {
-            throw BoardError(path: path, line: busEntry.line, problem: "bus \"\(busEntry.value)\" is neither \"i2c-N\" nor \"emulated\"")
+            throw BoardError(path: path, line: busEntry.line, problem: "bus \"\(busEntry.value)\" is not \"i2c-N\", \"emulated\" or \"iio\"")
         }
-        let addressEntry = try required("address")
-        guard addressEntry.value.hasPrefix("0x"), let address = UInt8(addressEntry.value.dropFirst(2), radix: 16), address >= 0x03, address <= 0x77 else {
-            throw BoardError(path: path, line: addressEntry.line, problem: "address \"\(addressEntry.value)\" is not a 7-bit I2C address (0x03…0x77, written 0x..)")
+        for key in ["device", "uri"] where values[key] != nil {
+            guard case .iio = bus else {
+                throw BoardError(path: path, line: values[key]!.line, problem: "\"\(key)\" applies only to chips on bus = iio")
+            }
+        }
+        var address: UInt8 = 0
+        if case .iio = bus {
+            if let entry = values["address"] {
+                throw BoardError(path: path, line: entry.line, problem: "an IIO chip has no \"address\": the kernel driver addresses it",
+                                 advice: "Name its IIO device instead: device = NAME (see `motionctl iio`).")
+            }
+        } else {
+            let addressEntry = try required("address")
+            guard addressEntry.value.hasPrefix("0x"), let value = UInt8(addressEntry.value.dropFirst(2), radix: 16), value >= 0x03, value <= 0x77 else {
+                throw BoardError(path: path, line: addressEntry.line, problem: "address \"\(addressEntry.value)\" is not a 7-bit I2C address (0x03…0x77, written 0x..)")
+            }
+            address = value
         }
         var mount = BoardDescription.AxisMapping.identity
         if let mountEntry = values["mount"] {

@@ -1,6 +1,7 @@
 import Chips
 import FixedPoint
 import LinuxI2C
+import LinuxIIO
 public import MotionAlgorithms
 import SensorBus
 
@@ -21,10 +22,12 @@ public final class BoardRuntime {
         case emulatedPolledInertial(LSM9DS1InertialDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
         case magnetometer(LSM9DS1MagnetometerDriver<LinuxI2CBus>)
         case emulatedMagnetometer(LSM9DS1MagnetometerDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
+        /// A chip its kernel driver owns, read through IIO's sysfs attributes once per sample period.
+        case iio(IIOSensorDevice, periodNanoseconds: Int64)
     }
 
     public let description: BoardDescription
-    private var sessions: [(chip: BoardDescription.Chip, session: Session, nextBarometerNanoseconds: Int64)] = []
+    private var sessions: [(chip: BoardDescription.Chip, session: Session, nextReadNanoseconds: Int64)] = []
     private let motion: RecordedMotion?
     private var scratch: [SensorReading]
 
@@ -38,7 +41,12 @@ public final class BoardRuntime {
         }
         self.motion = motion
         var buses: [Int: LinuxI2CBus] = [:]
+        var contexts: [String: IIOContext] = [:]
         for chip in description.chips {
+            if case .iio(let device, let uri) = chip.bus {
+                sessions.append((chip, try Self.iioSession(for: chip, device: device, uri: uri, contexts: &contexts), 0))
+                continue
+            }
             do {
                 sessions.append((chip, try Self.session(for: chip, motion: motion, buses: &buses), 0))
             } catch {
@@ -93,6 +101,32 @@ public final class BoardRuntime {
         case (_, .emulated):
             let emulator = LPS25HEmulator(address: chip.address)
             return .emulatedSenseHATBarometer(try LPS25HDriver(bus: emulator, address: chip.address), emulator)
+        case (_, .iio):
+            preconditionFailure("IIO chips are opened by iioSession(for:), never here")  // our bug if reached
+        }
+    }
+
+    /// Opens the chip's IIO device (one context per URI), setting its rate if the board asks.
+    private static func iioSession(for chip: BoardDescription.Chip, device name: String, uri: String,
+                                   contexts: inout [String: IIOContext]) throws(EngineError) -> Session {
+        do {
+            let context = try contexts[uri] ?? IIOContext(uri: uri)
+            contexts[uri] = context
+            guard let device = context.sensorDevices().first(where: { $0.name == name }) else {
+                let present = context.sensorDevices().map(\.name)
+                throw EngineError.iioDeviceMissing(label: chip.label, device: name, uri: uri, present: present)
+            }
+            var rate = device.samplingFrequency ?? 10
+            if let requested = chip.rateHertz, !device.availableSamplingFrequencies.isEmpty {
+                rate = try device.setSamplingFrequency(nearest: Double(requested))
+            }
+            return .iio(device, periodNanoseconds: Int64(1e9 / max(rate, 0.1)))
+        } catch let error as EngineError {
+            throw error
+        } catch let error as IIOError {
+            throw .iio(label: chip.label, error)
+        } catch {
+            throw .iio(label: chip.label, IIOError(context: uri, problem: "\(error)"))
         }
     }
 
@@ -114,6 +148,13 @@ public final class BoardRuntime {
         var delivered = 0
         for index in sessions.indices {
             let chip = sessions[index].chip
+            if case .iio(let device, let period) = sessions[index].session {
+                // Once per sample period on a fixed schedule (sysfs holds only the latest value).
+                guard nowNanoseconds >= sessions[index].nextReadNanoseconds else { continue }
+                while sessions[index].nextReadNanoseconds <= nowNanoseconds { sessions[index].nextReadNanoseconds += period }
+                delivered += try readIIO(device, chip: chip, now: nowNanoseconds, deliver: deliver)
+                continue
+            }
             do {
                 switch sessions[index].session {
                 case .inertial(let driver):
@@ -137,6 +178,8 @@ public final class BoardRuntime {
                 case .emulatedMagnetometer(let driver, let emulator):
                     emulator.advance(to: nowNanoseconds)
                     delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .iio:
+                    break  // read above, outside this chip-error scope
                 case .senseHATBarometer(let driver):
                     delivered += try readBarometer(index: index, now: nowNanoseconds, period: driver.measurementPeriodNanoseconds,
                                                    read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
@@ -173,6 +216,30 @@ public final class BoardRuntime {
                           read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
     }
 
+    /// Reads an IIO device's channels (already in device axes by its mount matrix, then the
+    /// board's mounting) and delivers them in fixed point.
+    private func readIIO(_ device: IIOSensorDevice, chip: BoardDescription.Chip, now: Int64,
+                         deliver: (SensorReading) -> Void) throws(EngineError) -> Int {
+        let values: [IIOSensorDevice.Value]
+        do { values = try device.read() } catch { throw .iio(label: chip.label, error) }
+        for value in values {
+            let sensorValue: SensorValue
+            switch value {
+            case .vector(let kind, let x, let y, let z):
+                let vector = Vector3(x: Q16_16(x), y: Q16_16(y), z: Q16_16(z))
+                switch kind {
+                case .acceleration: sensorValue = .acceleration(vector)
+                case .angularVelocity: sensorValue = .angularVelocity(vector)
+                default: sensorValue = .magneticField(vector)
+                }
+            case .scalar(let kind, let x):
+                sensorValue = kind == .pressure ? .pressure(Q24_8(x)) : .temperature(Q16_16(x))
+            }
+            deliver(mounted(SensorReading(timestampNanoseconds: now, value: sensorValue), chip.mount))
+        }
+        return values.count
+    }
+
     /// Delivers a polled chip's reading (if any), mounted; returns how many were delivered.
     private func deliverMounted(_ reading: SensorReading?, _ chip: BoardDescription.Chip, _ deliver: (SensorReading) -> Void) -> Int {
         guard let reading else { return 0 }
@@ -192,9 +259,9 @@ public final class BoardRuntime {
     /// result) and delivers pressure and temperature.
     private func readBarometer(index: Int, now: Int64, period: Int64, read: () throws(ChipError) -> (Q24_8, Q16_16)?,
                                deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
-        guard now >= sessions[index].nextBarometerNanoseconds, let (pressure, temperature) = try read() else { return 0 }
+        guard now >= sessions[index].nextReadNanoseconds, let (pressure, temperature) = try read() else { return 0 }
         // A fixed schedule, so that slow polls do not stretch the barometer's period.
-        while sessions[index].nextBarometerNanoseconds <= now { sessions[index].nextBarometerNanoseconds += period }
+        while sessions[index].nextReadNanoseconds <= now { sessions[index].nextReadNanoseconds += period }
         deliver(SensorReading(timestampNanoseconds: now, value: .pressure(pressure)))
         deliver(SensorReading(timestampNanoseconds: now, value: .temperature(temperature)))
         return 2

@@ -17,13 +17,16 @@ import TestSupport
 
     static let cases: [(text: String, message: String)] = [
         ("board = b\n[chip a]\ndriver = lsm303\nbus = i2c-1\naddress = 0x68\n", "f.board:3: unknown driver \"lsm303\""),
-        ("board = b\n[chip a]\ndriver = mpu6050\nbus = spi-0\naddress = 0x68\n", "f.board:4: bus \"spi-0\" is neither"),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = spi-0\naddress = 0x68\n", "f.board:4: bus \"spi-0\" is not \"i2c-N\", \"emulated\" or \"iio\""),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 104\n", "f.board:5: address \"104\" is not a 7-bit I2C address"),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\n", "f.board:2: chip \"a\" has no \"address\""),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nmount = x x z\n", "f.board:6: mount \"x x z\" must name each of x, y, z once"),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nmount = x q z\n", "f.board:6: mount \"x q z\": \"q\" is not an axis"),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nspeed = 3\n", "f.board:6: unknown chip setting \"speed\""),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nmotion = x.csv\n", "f.board:6: \"motion\" applies only to emulated chips"),
+        ("board = b\n[chip a]\ndriver = lps25h\nbus = iio\ndevice = lps25h\naddress = 0x5c\n", "f.board:6: an IIO chip has no \"address\""),
+        ("board = b\n[chip a]\ndriver = lps25h\nbus = i2c-1\naddress = 0x5c\ndevice = lps25h\n", "f.board:6: \"device\" applies only to chips on bus = iio"),
+        ("board = b\n[chip a]\ndriver = lps25h\nbus = iio\n", "f.board:2: chip \"a\" has no \"device\""),
         ("board = b\n[sensor a]\n", "f.board:2: expected a section header like \"[chip imu]\""),
         ("board = b\n", "f.board: no [chip …] section"),
         ("driver = x\n", "f.board:1: \"driver\" outside a [chip …] section"),
