@@ -70,7 +70,7 @@ let package = Package(
                     swiftSettings: strictSwift6),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TestSupport"],
                     swiftSettings: strictSwift6),
-        .testTarget(name: "MotionEngineTests", dependencies: ["MotionEngine", "TestSupport"],
+        .testTarget(name: "MotionEngineTests", dependencies: ["MotionEngine", "TestSupport", "COpenCoreMotion"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "ChipsTests", dependencies: ["Chips", "SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C", "Chips"],

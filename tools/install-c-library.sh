@@ -4,8 +4,8 @@
 #   PREFIX/lib/pkgconfig/opencoremotion.pc
 # Usage: tools/install-c-library.sh [PREFIX]   (default /usr/local; run as root for system prefixes)
 # The Swift runtime is linked in statically (-static-stdlib): the library needs only libc, libm,
-# libstdc++, libgcc_s and the Debian libraries it binds (zlib, libi2c) at run time, and exports
-# only the ocm_* functions.
+# libstdc++, libgcc_s and the Debian libraries it binds (zlib, libi2c, libiio) at run time, and
+# exports only the ocm_* functions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="${1:-/usr/local}"
@@ -36,7 +36,7 @@ Name: opencoremotion
 Description: Core Motion for Linux boards: device motion, pedometer, activity, recordings
 Version: $version
 Libs: -L\${libdir} -lopencoremotion
-Requires.private: zlib
+Requires.private: zlib libiio
 Libs.private: -li2c
 Cflags: -I\${includedir}
 PC
