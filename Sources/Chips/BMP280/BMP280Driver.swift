@@ -60,32 +60,18 @@ public final class BMP280Driver<Bus: I2CBus> {
     private static func initialise(bus: Bus, address: UInt8, configuration: Configuration) throws(ChipError)
         -> (BMP280Table.Variant, BMP280Calibration)
     {
-        func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
-            do { return try body() } catch { throw .bus(error.during(what)) }
-        }
-        let id = try attempt("reading the BMP280 id register (0xD0)") { () throws(BusError) in
-            try bus.readRegister(address: address, register: BMP280Register.id)
-        }
-        guard let variant = BMP280Table.variants.first(where: { $0.chipID == id }) else {
-            throw .unexpectedIdentity(chip: "BMP280/BME280", bus: bus.name, address: address, register: BMP280Register.id,
-                                      expected: [0x58, 0x60], found: id)
-        }
-        try attempt("resetting the BMP280") { () throws(BusError) in
-            try bus.writeRegister(address: address, register: BMP280Register.reset, value: BMP280Register.resetCommand)
-        }
+        var access = RegisterAccess(bus: bus, address: address, chip: "BMP280")
+        let id = try access.identify(register: BMP280Register.id, expected: BMP280Table.variants.map(\.chipID), family: "BMP280/BME280")
+        let variant = BMP280Table.variants.first { $0.chipID == id }!  // identify() matched one
+        access = RegisterAccess(bus: bus, address: address, chip: variant.name)
+        try access.write(BMP280Register.reset, BMP280Register.resetCommand, "resetting the \(variant.name)")
         // After reset the chip copies its NVM into the calibration registers (im_update = 1,
-        // about 2 ms, §3.11.2 / start-up time). Poll a bounded number of times.
-        var ready = false
-        for _ in 0..<100 {
-            let status = try attempt("reading the BMP280 status") { () throws(BusError) in
-                try bus.readRegister(address: address, register: BMP280Register.status)
-            }
-            if status & BMP280Register.statusImageUpdate == 0 { ready = true; break }
-        }
-        guard ready else { throw .notReady(chip: variant.name, bus: bus.name, address: address, what: "copying its calibration after reset") }
+        // about 2 ms, §3.11.2 / start-up time).
+        try access.waitUntilClear(register: BMP280Register.status, mask: BMP280Register.statusImageUpdate,
+                                  what: "copying its calibration after reset")
         var raw = (UInt64(0), UInt64(0), UInt64(0))  // 24 bytes, no heap
         let calibration = try withUnsafeMutableBytes(of: &raw) { (buffer) throws(ChipError) -> BMP280Calibration in
-            try attempt("reading the BMP280 calibration (0x88…0x9F)") { () throws(BusError) in
+            try access.attempt("reading the \(variant.name) calibration (0x88…0x9F)") { () throws(BusError) in
                 try bus.readRegisters(address: address, register: BMP280Register.calibration, into: buffer)
             }
             return BMP280Calibration(bytes: UnsafeRawBufferPointer(buffer))
@@ -94,11 +80,9 @@ public final class BMP280Driver<Bus: I2CBus> {
         guard calibration.t1 != 0, calibration.t1 != 0xFFFF, calibration.p1 != 0, calibration.p1 != 0xFFFF else {
             throw .invalidCalibration(chip: variant.name, bus: bus.name, address: address)
         }
-        try attempt("configuring the BMP280") { () throws(BusError) in
-            // config first: it is only guaranteed to be taken in sleep mode (§5.4.6).
-            try bus.writeRegister(address: address, register: BMP280Register.config, value: configuration.config)
-            try bus.writeRegister(address: address, register: BMP280Register.controlMeasurement, value: configuration.controlMeasurement)
-        }
+        // config first: it is only guaranteed to be taken in sleep mode (§5.4.6).
+        try access.write(BMP280Register.config, configuration.config, "configuring the \(variant.name)")
+        try access.write(BMP280Register.controlMeasurement, configuration.controlMeasurement, "starting the \(variant.name)")
         return (variant, calibration)
     }
 

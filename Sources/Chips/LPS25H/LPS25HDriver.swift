@@ -29,33 +29,14 @@ public final class LPS25HDriver<Bus: I2CBus> {
         try initialise()
     }
 
-    private func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
-        do { return try body() } catch { throw .bus(error.during(what)) }
-    }
+    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "LPS25H") }
 
     private func initialise() throws(ChipError) {
-        let identity = try attempt("reading the LPS25H WHO_AM_I (0x0F)") { () throws(BusError) in
-            try bus.readRegister(address: address, register: LPS25HRegister.whoAmI)
-        }
-        guard identity == LPS25HRegister.identity else {
-            throw .unexpectedIdentity(chip: "LPS25H", bus: bus.name, address: address, register: LPS25HRegister.whoAmI,
-                                      expected: [LPS25HRegister.identity], found: identity)
-        }
-        try attempt("resetting the LPS25H") { () throws(BusError) in
-            try bus.writeRegister(address: address, register: LPS25HRegister.control2, value: LPS25HRegister.softwareReset)
-        }
-        var ready = false
-        for _ in 0..<100 {
-            let control2 = try attempt("waiting for the LPS25H reset") { () throws(BusError) in
-                try bus.readRegister(address: address, register: LPS25HRegister.control2)
-            }
-            if control2 & LPS25HRegister.softwareReset == 0 { ready = true; break }
-        }
-        guard ready else { throw .notReady(chip: "LPS25H", bus: bus.name, address: address, what: "its software reset") }
-        try attempt("configuring the LPS25H") { () throws(BusError) in
-            try bus.writeRegister(address: address, register: LPS25HRegister.resolutionConfig, value: resolution)
-            try bus.writeRegister(address: address, register: LPS25HRegister.control1, value: control1)
-        }
+        try access.identify(register: LPS25HRegister.whoAmI, expected: [LPS25HRegister.identity])
+        try access.write(LPS25HRegister.control2, LPS25HRegister.softwareReset, "resetting the LPS25H")
+        try access.waitUntilClear(register: LPS25HRegister.control2, mask: LPS25HRegister.softwareReset, what: "the LPS25H software reset")
+        try access.write(LPS25HRegister.resolutionConfig, resolution, "configuring the LPS25H averaging")
+        try access.write(LPS25HRegister.control1, control1, "starting the LPS25H")
     }
 
     /// The latest measurement, or nil when there is none yet (just started or recovered).

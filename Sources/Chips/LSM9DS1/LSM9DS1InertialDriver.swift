@@ -25,37 +25,16 @@ public final class LSM9DS1InertialDriver<Bus: I2CBus> {
         try initialise()
     }
 
-    private func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
-        do { return try body() } catch { throw .bus(error.during(what)) }
-    }
+    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "LSM9DS1") }
 
     private func initialise() throws(ChipError) {
-        let identity = try attempt("reading the LSM9DS1 WHO_AM_I (0x0F)") { () throws(BusError) in
-            try bus.readRegister(address: address, register: LSM9DS1Register.whoAmI)
-        }
-        guard identity == LSM9DS1Register.inertialIdentity else {
-            throw .unexpectedIdentity(chip: "LSM9DS1 accelerometer/gyroscope", bus: bus.name, address: address,
-                                      register: LSM9DS1Register.whoAmI, expected: [LSM9DS1Register.inertialIdentity], found: identity)
-        }
-        try attempt("resetting the LSM9DS1") { () throws(BusError) in
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control8,
-                                  value: LSM9DS1Register.softwareReset | LSM9DS1Register.addressIncrement)
-        }
-        var ready = false
-        for _ in 0..<100 {
-            let control8 = try attempt("waiting for the LSM9DS1 reset") { () throws(BusError) in
-                try bus.readRegister(address: address, register: LSM9DS1Register.control8)
-            }
-            if control8 & LSM9DS1Register.softwareReset == 0 { ready = true; break }
-        }
-        guard ready else { throw .notReady(chip: "LSM9DS1", bus: bus.name, address: address, what: "its software reset") }
-        try attempt("configuring the LSM9DS1") { () throws(BusError) in
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control8,
-                                  value: LSM9DS1Register.blockDataUpdate | LSM9DS1Register.addressIncrement)
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control6Accelerometer,
-                                  value: rateField << 5 | accelerometerScale.field << 3)
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control1Gyroscope, value: control1)
-        }
+        try access.identify(register: LSM9DS1Register.whoAmI, expected: [LSM9DS1Register.inertialIdentity],
+                            family: "LSM9DS1 accelerometer/gyroscope")
+        try access.write(LSM9DS1Register.control8, LSM9DS1Register.softwareReset | LSM9DS1Register.addressIncrement, "resetting the LSM9DS1")
+        try access.waitUntilClear(register: LSM9DS1Register.control8, mask: LSM9DS1Register.softwareReset, what: "the LSM9DS1 software reset")
+        try access.write(LSM9DS1Register.control8, LSM9DS1Register.blockDataUpdate | LSM9DS1Register.addressIncrement, "configuring the LSM9DS1")
+        try access.write(LSM9DS1Register.control6Accelerometer, rateField << 5 | accelerometerScale.field << 3, "configuring the LSM9DS1 accelerometer")
+        try access.write(LSM9DS1Register.control1Gyroscope, control1, "starting the LSM9DS1 gyroscope")
     }
 
     /// A new sample pair (acceleration, angular velocity) stamped `nowNanoseconds`, or nil when
@@ -65,10 +44,10 @@ public final class LSM9DS1InertialDriver<Bus: I2CBus> {
         let result = try withUnsafeMutableBytes(of: &storage) { (buffer) throws(ChipError) -> (UInt8, UInt8, Vector3, Vector3) in
             let gyroscope = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<14])
             let accelerometer = UnsafeMutableRawBufferPointer(rebasing: buffer[14..<20])
-            try attempt("reading the LSM9DS1 gyroscope") { () throws(BusError) in
+            try access.attempt("reading the LSM9DS1 gyroscope") { () throws(BusError) in
                 try bus.readRegisters(address: address, register: LSM9DS1Register.control1Gyroscope, into: gyroscope)
             }
-            try attempt("reading the LSM9DS1 accelerometer") { () throws(BusError) in
+            try access.attempt("reading the LSM9DS1 accelerometer") { () throws(BusError) in
                 try bus.readRegisters(address: address, register: LSM9DS1Register.accelerometerOutXL, into: accelerometer)
             }
             return (gyroscope[0], gyroscope[7],

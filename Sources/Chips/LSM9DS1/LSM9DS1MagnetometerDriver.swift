@@ -19,25 +19,16 @@ public final class LSM9DS1MagnetometerDriver<Bus: I2CBus> {
         try initialise()
     }
 
-    private func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
-        do { return try body() } catch { throw .bus(error.during(what)) }
-    }
+    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "LSM9DS1 magnetometer") }
 
     private func initialise() throws(ChipError) {
-        let identity = try attempt("reading the LSM9DS1 magnetometer WHO_AM_I (0x0F)") { () throws(BusError) in
-            try bus.readRegister(address: address, register: LSM9DS1Register.whoAmI)
-        }
-        guard identity == LSM9DS1Register.magnetometerIdentity else {
-            throw .unexpectedIdentity(chip: "LSM9DS1 magnetometer", bus: bus.name, address: address, register: LSM9DS1Register.whoAmI,
-                                      expected: [LSM9DS1Register.magnetometerIdentity], found: identity)
-        }
-        try attempt("configuring the LSM9DS1 magnetometer") { () throws(BusError) in
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control2Magnetometer, value: LSM9DS1Register.magnetometerSoftReset)
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control1Magnetometer, value: control1)
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control2Magnetometer, value: scale.field << 5)
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control4Magnetometer, value: 0x0C)  // z ultra-high
-            try bus.writeRegister(address: address, register: LSM9DS1Register.control3Magnetometer, value: 0x00)  // continuous
-        }
+        try access.identify(register: LSM9DS1Register.whoAmI, expected: [LSM9DS1Register.magnetometerIdentity])
+        let what = "configuring the LSM9DS1 magnetometer"
+        try access.write(LSM9DS1Register.control2Magnetometer, LSM9DS1Register.magnetometerSoftReset, what)
+        try access.write(LSM9DS1Register.control1Magnetometer, control1, what)
+        try access.write(LSM9DS1Register.control2Magnetometer, scale.field << 5, what)
+        try access.write(LSM9DS1Register.control4Magnetometer, 0x0C, what)  // z ultra-high performance
+        try access.write(LSM9DS1Register.control3Magnetometer, 0x00, what)  // continuous conversion
     }
 
     /// A new magnetic field reading (µT, Q16.16, chip axes) stamped `nowNanoseconds`, or nil.
@@ -45,7 +36,7 @@ public final class LSM9DS1MagnetometerDriver<Bus: I2CBus> {
         var storage = (UInt64(0), UInt32(0), UInt16(0))  // 14 bytes: 0x20 … 0x2D
         let result = try withUnsafeMutableBytes(of: &storage) { (buffer) throws(ChipError) -> (UInt8, UInt8, Vector3) in
             let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<14])
-            try attempt("reading the LSM9DS1 magnetometer") { () throws(BusError) in
+            try access.attempt("reading the LSM9DS1 magnetometer") { () throws(BusError) in
                 try bus.readRegisters(address: address, register: LSM9DS1Register.magnetometerAutoIncrement | LSM9DS1Register.control1Magnetometer,
                                       into: bytes)
             }

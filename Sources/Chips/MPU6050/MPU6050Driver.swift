@@ -60,45 +60,26 @@ public final class MPU6050Driver<Bus: I2CBus> {
         variant = try initialise()
     }
 
-    private func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
-        do { return try body() } catch { throw .bus(error.during(what)) }
-    }
-
-    private func write(_ register: UInt8, _ value: UInt8) throws(ChipError) {
-        try attempt("configuring the \(variant.name) (register \(hex(register)))") { () throws(BusError) in
-            try bus.writeRegister(address: address, register: register, value: value)
-        }
-    }
+    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: variant.name) }
 
     private func initialise() throws(ChipError) -> MPU6050Table.Variant {
-        let whoAmI = try attempt("reading WHO_AM_I (0x75)") { () throws(BusError) in
-            try bus.readRegister(address: address, register: MPU6050Register.whoAmI)
-        }
-        guard let found = MPU6050Table.variants.first(where: { $0.whoAmI == whoAmI }) else {
-            throw .unexpectedIdentity(chip: "MPU-6050 family", bus: bus.name, address: address, register: MPU6050Register.whoAmI,
-                                      expected: MPU6050Table.variants.map(\.whoAmI), found: whoAmI)
-        }
-        variant = found
-        try write(MPU6050Register.powerManagement1, MPU6050Register.deviceReset)
-        // DEVICE_RESET clears itself when the reset is done (100 ms on silicon; bounded polls).
-        var ready = false
-        for _ in 0..<100 {
-            let power = try attempt("waiting for the \(found.name) reset") { () throws(BusError) in
-                try bus.readRegister(address: address, register: MPU6050Register.powerManagement1)
-            }
-            if power & MPU6050Register.deviceReset == 0 { ready = true; break }
-        }
-        guard ready else { throw .notReady(chip: found.name, bus: bus.name, address: address, what: "its reset") }
-        try write(MPU6050Register.powerManagement1, MPU6050Register.clockPLL)  // wake, PLL clock
-        try write(MPU6050Register.config, configuration.lowPassFilter)
-        try write(MPU6050Register.sampleRateDivider, configuration.divider)
-        try write(MPU6050Register.gyroscopeConfig, gyroscopeScale.field << 3)
-        try write(MPU6050Register.accelerometerConfig, accelerometerScale.field << 3)
-        try write(MPU6050Register.interruptEnable, MPU6050Register.interruptDataReady | MPU6050Register.interruptFIFOOverflow)
-        try write(MPU6050Register.userControl, MPU6050Register.userControlFIFOReset)
-        try write(MPU6050Register.fifoEnable, MPU6050Register.fifoAccelerometerAndGyroscope)
-        try write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable)
-        return found
+        let whoAmI = try access.identify(register: MPU6050Register.whoAmI, expected: MPU6050Table.variants.map(\.whoAmI),
+                                         family: "MPU-6050 family")
+        variant = MPU6050Table.variants.first { $0.whoAmI == whoAmI }!  // identify() matched one
+        let what = "configuring the \(variant.name)"
+        try access.write(MPU6050Register.powerManagement1, MPU6050Register.deviceReset, "resetting the \(variant.name)")
+        // DEVICE_RESET clears itself when the reset is done (100 ms on silicon).
+        try access.waitUntilClear(register: MPU6050Register.powerManagement1, mask: MPU6050Register.deviceReset, what: "its reset")
+        try access.write(MPU6050Register.powerManagement1, MPU6050Register.clockPLL, what)  // wake, PLL clock
+        try access.write(MPU6050Register.config, configuration.lowPassFilter, what)
+        try access.write(MPU6050Register.sampleRateDivider, configuration.divider, what)
+        try access.write(MPU6050Register.gyroscopeConfig, gyroscopeScale.field << 3, what)
+        try access.write(MPU6050Register.accelerometerConfig, accelerometerScale.field << 3, what)
+        try access.write(MPU6050Register.interruptEnable, MPU6050Register.interruptDataReady | MPU6050Register.interruptFIFOOverflow, what)
+        try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOReset, what)
+        try access.write(MPU6050Register.fifoEnable, MPU6050Register.fifoAccelerometerAndGyroscope, what)
+        try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable, what)
+        return variant
     }
 
     /// Reads every complete frame in the FIFO into `readings` (acceleration then angular
@@ -109,7 +90,7 @@ public final class MPU6050Driver<Bus: I2CBus> {
         var header = (UInt64(0), UInt16(0))  // USER_CTRL … FIFO_COUNT_L: 10 bytes
         let state = try withUnsafeMutableBytes(of: &header) { (buffer) throws(ChipError) -> (user: UInt8, power: UInt8, count: Int) in
             let ten = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<10])
-            try attempt("reading the \(variant.name) FIFO state") { () throws(BusError) in
+            try access.attempt("reading the \(variant.name) FIFO state") { () throws(BusError) in
                 try bus.readRegisters(address: address, register: MPU6050Register.userControl, into: ten)
             }
             return (ten[0], ten[1], Int(ten[8]) << 8 | Int(ten[9]))
@@ -119,12 +100,11 @@ public final class MPU6050Driver<Bus: I2CBus> {
             recoveries += 1
             return DrainResult(readings: 0, overflowed: false, recovered: true)
         }
-        let status = try attempt("reading the \(variant.name) interrupt status") { () throws(BusError) in
-            try bus.readRegister(address: address, register: MPU6050Register.interruptStatus)
-        }
+        let status = try access.read(MPU6050Register.interruptStatus, "reading the \(variant.name) interrupt status")
         if status & MPU6050Register.interruptFIFOOverflow != 0 {
             // The oldest bytes were overwritten: frame boundaries are lost. Start clean.
-            try write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable | MPU6050Register.userControlFIFOReset)
+            try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable | MPU6050Register.userControlFIFOReset,
+                             "resetting the \(variant.name) FIFO after an overflow")
             overflows += 1
             return DrainResult(readings: 0, overflowed: true, recovered: false)
         }
@@ -140,7 +120,7 @@ public final class MPU6050Driver<Bus: I2CBus> {
             let batch = min(20, frames - done)
             try withUnsafeMutableBytes(of: &chunk) { (buffer) throws(ChipError) in
                 let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(batch * 12)])
-                try attempt("reading the \(variant.name) FIFO") { () throws(BusError) in
+                try access.attempt("reading the \(variant.name) FIFO") { () throws(BusError) in
                     try bus.readRegisters(address: address, register: MPU6050Register.fifoReadWrite, into: bytes)
                 }
                 for frame in 0..<batch {

@@ -50,7 +50,7 @@ import Testing
 
     @Test func faultsAndIdentity() throws {
         let absent = #expect(throws: ChipError.self) { _ = try LPS25HDriver(bus: LPS25HEmulator(address: 0x5D)) }
-        #expect(absent?.description.contains("reading the LPS25H WHO_AM_I (0x0F) on emulated I2C bus at address 0x5C") == true)
+        #expect(absent?.description.contains("reading the LPS25H identity register (0x0F) on emulated I2C bus at address 0x5C") == true)
         let emulator = LPS25HEmulator()
         let driver = try LPS25HDriver(bus: emulator)
         emulator.advance(to: 50_000_000)
