@@ -16,6 +16,9 @@ public enum ChipProbe {
     public static let candidates: [Candidate] = [
         Candidate(driver: "mpu6050", addresses: MPU6050Table.addresses, identityRegister: MPU6050Register.whoAmI,
                   identities: MPU6050Table.variants.map { ($0.whoAmI, $0.name) }),
+        // BMI160 and MPU-6050 share 0x68/0x69: each is told apart by its own identity register.
+        Candidate(driver: "bmi160", addresses: BMI160Table.addresses, identityRegister: BMI160Register.chipID,
+                  identities: [(BMI160Register.identity, "BMI160")]),
         Candidate(driver: "lsm9ds1", addresses: [0x6A, 0x6B], identityRegister: LSM9DS1Register.whoAmI,
                   identities: [(LSM9DS1Register.inertialIdentity, "LSM9DS1 accelerometer/gyroscope")]),
         Candidate(driver: "lsm9ds1-magnetometer", addresses: [0x1C, 0x1E], identityRegister: LSM9DS1Register.whoAmI,

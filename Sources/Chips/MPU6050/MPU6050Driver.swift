@@ -10,7 +10,7 @@ public import SensorBus
 /// disabled, sleeping), it is re-initialised and the recovery counted; if the FIFO overflowed
 /// (the caller read too late), the FIFO is reset, the loss is counted and reported, and the
 /// stream goes on aligned to frames again.
-public final class MPU6050Driver<Bus: I2CBus> {
+public final class MPU6050Driver<Bus: I2CBus>: FIFOInertialDriver {
     public struct Configuration: Sendable, Equatable {
         /// Sample rate in Hz: 1000 / (1 + SMPLRT_DIV), so 4…1000 Hz in steps of the divider.
         public var sampleRateHertz: Int = 100
@@ -28,15 +28,7 @@ public final class MPU6050Driver<Bus: I2CBus> {
         var actualRateHertz: Int { MPU6050Table.internalRateHertz / (Int(divider) + 1) }
     }
 
-    /// What one drain did.
-    public struct DrainResult: Sendable, Equatable {
-        /// Readings written into the caller's buffer (two per frame: acceleration, angular velocity).
-        public var readings: Int
-        /// Whether the FIFO had overflowed (samples were lost before this drain).
-        public var overflowed: Bool
-        /// Whether the chip had been reset and was re-initialised.
-        public var recovered: Bool
-    }
+    public typealias DrainResult = FIFODrainResult
 
     public let bus: Bus
     public let address: UInt8

@@ -14,6 +14,8 @@ public final class BoardRuntime {
     enum Session {
         case inertial(MPU6050Driver<LinuxI2CBus>)
         case emulatedInertial(MPU6050Driver<MPU6050Emulator>, MPU6050Emulator)
+        case bmi160(BMI160Driver<LinuxI2CBus>)
+        case emulatedBMI160(BMI160Driver<BMI160Emulator>, BMI160Emulator)
         case barometer(BMP280Driver<LinuxI2CBus>)
         case emulatedBarometer(BMP280Driver<BMP280Emulator>, BMP280Emulator)
         case senseHATBarometer(LPS25HDriver<LinuxI2CBus>)
@@ -81,6 +83,15 @@ public final class BoardRuntime {
             var configuration = MPU6050Driver<MPU6050Emulator>.Configuration()
             configuration.sampleRateHertz = inertialConfiguration.sampleRateHertz
             return .emulatedInertial(try MPU6050Driver(bus: emulator, address: chip.address, configuration: configuration), emulator)
+        case ("bmi160", .i2c(let number)):
+            return .bmi160(try BMI160Driver(bus: try linuxBus(number), address: chip.address, sampleRateHertz: chip.rateHertz ?? 100))
+        case ("bmi160", .emulated):
+            let emulator = BMI160Emulator(address: chip.address, motion: { nanoseconds in
+                guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
+                motion.advance(to: nanoseconds)
+                return (motion.acceleration, motion.angularVelocity)
+            })
+            return .emulatedBMI160(try BMI160Driver(bus: emulator, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), emulator)
         case ("bmp280", .i2c(let number)):
             return .barometer(try BMP280Driver(bus: try linuxBus(number), address: chip.address))
         case ("bmp280", .emulated):
@@ -162,6 +173,11 @@ public final class BoardRuntime {
                 case .emulatedInertial(let driver, let emulator):
                     emulator.advance(to: nowNanoseconds)
                     delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
+                case .bmi160(let driver):
+                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
+                case .emulatedBMI160(let driver, let emulator):
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
                 case .barometer(let driver):
                     delivered += try readBarometer(driver, index: index, now: nowNanoseconds, deliver: deliver)
                 case .emulatedBarometer(let driver, let emulator):
@@ -197,7 +213,7 @@ public final class BoardRuntime {
         return delivered
     }
 
-    private func drain<Bus: I2CBus>(_ driver: MPU6050Driver<Bus>, chip: BoardDescription.Chip, now: Int64,
+    private func drain(_ driver: some FIFOInertialDriver, chip: BoardDescription.Chip, now: Int64,
                                     deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
         var total = 0
         while true {

@@ -6,9 +6,16 @@ import TestSupport
 
 @Suite struct BoardFileParserTests {
     @Test func everyShippedBoardFileParses() throws {
-        for name in ["gy-521", "sim-gy-521", "sim-gy-521-bmp280"] {
+        for name in ["gy-521", "sim-gy-521", "sim-gy-521-bmp280", "sim-sense-hat", "sim-bmi160-bmp280"] {
             let board = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board")
             #expect(!board.chips.isEmpty, "\(name)")
+            // Every simulated board runs: its emulators come up and the drivers read them.
+            if name.hasPrefix("sim-") {
+                let runtime = try BoardRuntime(board, root: ProjectPaths.root)
+                var readings = 0
+                for step in 0..<50 { readings += try runtime.poll(nowNanoseconds: Int64(step) * 10_000_000) { _ in } }
+                #expect(readings > 50, "\(name): \(readings) readings in 0.5 s")
+            }
         }
         let gy521 = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/gy-521.board")
         #expect(gy521.chips[0] == BoardDescription.Chip(label: "imu", driver: "mpu6050", bus: .i2c(number: 1), address: 0x68,

@@ -1,0 +1,88 @@
+import FixedPoint
+public import MotionAlgorithms
+public import SensorBus
+
+/// A BMI160 (accelerometer + gyroscope) on I2C, read through its headerless FIFO: 12-byte
+/// frames, gyroscope first. Each drain checks PMU_STATUS (a reset leaves both sensors
+/// suspended: re-initialised and counted) and the FIFO fill (a full FIFO has dropped frames:
+/// flushed, counted and reported).
+public final class BMI160Driver<Bus: I2CBus>: FIFOInertialDriver {
+    public let bus: Bus
+    public let address: UInt8
+    public let accelerometerScale = BMI160Table.accelerometerScales[2]  // ±8 g
+    public let gyroscopeScale = BMI160Table.gyroscopeScales[1]          // ±1000 °/s
+    public let outputDataRate: (field: UInt8, millihertz: Int64)
+    public let samplePeriodNanoseconds: Int64
+    public private(set) var recoveries = 0
+    public private(set) var overflows = 0
+
+    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "BMI160") }
+
+    public init(bus: Bus, address: UInt8 = 0x68, sampleRateHertz: Int = 100) throws(ChipError) {
+        self.bus = bus
+        self.address = address
+        outputDataRate = BMI160Table.outputDataRateField(hertz: sampleRateHertz)
+        samplePeriodNanoseconds = 1_000_000_000_000 / outputDataRate.millihertz
+        try initialise()
+    }
+
+    private func initialise() throws(ChipError) {
+        try access.identify(register: BMI160Register.chipID, expected: [BMI160Register.identity])
+        try access.write(BMI160Register.command, BMI160Register.softReset, "resetting the BMI160")
+        let what = "configuring the BMI160"
+        try access.write(BMI160Register.accelerometerConfig, 0x20 | outputDataRate.field, what)  // bwp normal
+        try access.write(BMI160Register.accelerometerRange, accelerometerScale.field, what)
+        try access.write(BMI160Register.gyroscopeConfig, 0x20 | outputDataRate.field, what)
+        try access.write(BMI160Register.gyroscopeRange, gyroscopeScale.field, what)
+        try access.write(BMI160Register.fifoConfig1, BMI160Register.fifoGyroscopeAndAccelerometer, what)
+        try access.write(BMI160Register.command, BMI160Register.accelerometerNormalMode, "starting the BMI160 accelerometer")
+        try access.write(BMI160Register.command, BMI160Register.gyroscopeNormalMode, "starting the BMI160 gyroscope")
+        try access.write(BMI160Register.command, BMI160Register.fifoFlush, "flushing the BMI160 FIFO")
+    }
+
+    public func drain(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> FIFODrainResult {
+        let power = try access.read(BMI160Register.powerStatus, "reading the BMI160 power status")
+        if power & 0b0011_1100 != BMI160Register.bothNormal {
+            try initialise()
+            recoveries += 1
+            return FIFODrainResult(readings: 0, overflowed: false, recovered: true)
+        }
+        var length = UInt16(0)
+        try withUnsafeMutableBytes(of: &length) { (buffer) throws(ChipError) in
+            try access.attempt("reading the BMI160 FIFO length") { () throws(BusError) in
+                try bus.readRegisters(address: address, register: BMI160Register.fifoLength, into: buffer)
+            }
+        }
+        let count = Int(UInt16(littleEndian: length) & 0x07FF)
+        if count >= BMI160Register.fifoCapacity - 12 {
+            // Full: in stream mode the oldest frames were dropped. Start clean.
+            try access.write(BMI160Register.command, BMI160Register.fifoFlush, "flushing the BMI160 FIFO after an overflow")
+            overflows += 1
+            return FIFODrainResult(readings: 0, overflowed: true, recovered: false)
+        }
+        let frames = min(count / 12, readings.count / 2)
+        var chunk = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
+                     UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))  // 120 bytes: 10 frames
+        var done = 0
+        while done < frames {
+            let batch = min(10, frames - done)
+            try withUnsafeMutableBytes(of: &chunk) { (buffer) throws(ChipError) in
+                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(batch * 12)])
+                try access.attempt("reading the BMI160 FIFO") { () throws(BusError) in
+                    try bus.readRegisters(address: address, register: BMI160Register.fifoData, into: bytes)
+                }
+                for frame in 0..<batch {
+                    let index = done + frame
+                    let timestamp = nowNanoseconds - Int64(frames - 1 - index) * samplePeriodNanoseconds
+                    let raw = UnsafeRawBufferPointer(rebasing: bytes[(frame * 12)..<(frame * 12 + 12)])
+                    let gyroscope = CountConversion.littleEndianVector(raw, at: 0, nanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB)
+                    let accelerometer = CountConversion.littleEndianVector(raw, at: 6, nanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB)
+                    readings[2 * index] = SensorReading(timestampNanoseconds: timestamp, value: .acceleration(accelerometer))
+                    readings[2 * index + 1] = SensorReading(timestampNanoseconds: timestamp, value: .angularVelocity(gyroscope))
+                }
+            }
+            done += batch
+        }
+        return FIFODrainResult(readings: 2 * frames, overflowed: false, recovered: false)
+    }
+}
