@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "FixedPoint", targets: ["FixedPoint"]),
         .library(name: "MotionAlgorithms", targets: ["MotionAlgorithms"]),
         .library(name: "MotionEngine", targets: ["MotionEngine"]),
+        .library(name: "Chips", targets: ["Chips"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "FixedPoint", package: "OpenCoreMotion"),
                 .product(name: "MotionAlgorithms", package: "OpenCoreMotion"),
                 .product(name: "MotionEngine", package: "OpenCoreMotion"),
+                .product(name: "Chips", package: "OpenCoreMotion"),
             ],
             path: "Benchmarks/SamplePipeline",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -10,16 +10,17 @@ struct RegisterAccess<Bus: I2CBus> {
     let chip: String
 
     /// Runs `body`, turning a bus error into a chip error that names `what` was being done.
-    func attempt<T>(_ what: String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
-        do { return try body() } catch { throw .bus(error.during(what)) }
+    /// `what` is built only when the transaction fails: the per-sample path allocates nothing.
+    func attempt<T>(_ what: @autoclosure () -> String, _ body: () throws(BusError) -> T) throws(ChipError) -> T {
+        do { return try body() } catch { throw .bus(error.during(what())) }
     }
 
-    func read(_ register: UInt8, _ what: String) throws(ChipError) -> UInt8 {
-        try attempt(what) { () throws(BusError) in try bus.readRegister(address: address, register: register) }
+    func read(_ register: UInt8, _ what: @autoclosure () -> String) throws(ChipError) -> UInt8 {
+        try attempt(what()) { () throws(BusError) in try bus.readRegister(address: address, register: register) }
     }
 
-    func write(_ register: UInt8, _ value: UInt8, _ what: String) throws(ChipError) {
-        try attempt(what) { () throws(BusError) in try bus.writeRegister(address: address, register: register, value: value) }
+    func write(_ register: UInt8, _ value: UInt8, _ what: @autoclosure () -> String) throws(ChipError) {
+        try attempt(what()) { () throws(BusError) in try bus.writeRegister(address: address, register: register, value: value) }
     }
 
     /// Reads the identity register; throws unless it holds one of `expected`.

@@ -3,6 +3,7 @@
 // convert to fixed point, monitor, accumulate). Allocations must be zero per sample; the replay
 // benchmark's few allocations per iteration are opening the file (divide by the row count).
 import Benchmark
+import Chips
 import FixedPoint
 import MotionAlgorithms
 import MotionEngine
@@ -42,6 +43,60 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
             blackHole(statistics.0.levelSum &+ statistics.1.levelSum &+ statistics.2.levelSum &+ monitors.0.sampleCount)
+        }
+    }
+
+    // Driver decode: raw FIFO bytes → two fixed-point SI vectors, per 1024 frames.
+    let frames: [UInt8] = (0..<(1024 * 12)).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+    Benchmark("MPU-6050 FIFO frame decode, per 1024 frames",
+              configuration: .init(scalingFactor: .kilo, thresholds: [.mallocCountTotal: .init(absolute: [.p100: 0])])) { benchmark in
+        for _ in benchmark.scaledIterations {
+            frames.withUnsafeBytes { bytes in
+                for frame in 0..<1024 {
+                    blackHole(MPU6050Conversion.decodeFrame(UnsafeRawBufferPointer(rebasing: bytes[(frame * 12)..<(frame * 12 + 12)]),
+                                                            accelerometerNanoUnitsPerLSB: 1_197_101, gyroscopeNanoUnitsPerLSB: 266_462))
+                }
+            }
+        }
+    }
+
+    // The whole hardware path on a simulated board: emulator + driver + board runtime, 1 s of
+    // a 100 Hz MPU-6050 (100 frames) per iteration; most of the cost is the emulator's.
+    Benchmark("board runtime, simulated GY-521, 1 s (100 frames)") { benchmark in
+        let board = try BoardFileParser.parse("""
+            board = bench
+            [chip imu]
+            driver = mpu6050
+            bus = emulated
+            address = 0x68
+            rate = 100
+            """, path: "bench.board")
+        let runtime = try BoardRuntime(board, root: recordingsFolder)
+        var now: Int64 = 0
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<100 {
+                blackHole(try runtime.poll(nowNanoseconds: now) { blackHole($0) })
+                now += 10_000_000
+            }
+        }
+    }
+
+    // The emulator alone (for telling its cost from the driver's), same 100 frames.
+    Benchmark("MPU-6050 emulator alone, 1 s (100 frames)") { benchmark in
+        let emulator = MPU6050Emulator()
+        try emulator.writeRegister(address: 0x68, register: MPU6050Register.powerManagement1, value: 1)
+        try emulator.writeRegister(address: 0x68, register: MPU6050Register.sampleRateDivider, value: 9)
+        try emulator.writeRegister(address: 0x68, register: MPU6050Register.config, value: 3)
+        try emulator.writeRegister(address: 0x68, register: MPU6050Register.fifoEnable, value: MPU6050Register.fifoAccelerometerAndGyroscope)
+        try emulator.writeRegister(address: 0x68, register: MPU6050Register.userControl, value: MPU6050Register.userControlFIFOEnable)
+        var now: Int64 = 0
+        var frame = (UInt64(0), UInt32(0))
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<100 {
+                now += 10_000_000
+                emulator.advance(to: now)
+                try withUnsafeMutableBytes(of: &frame) { try emulator.readRegisters(address: 0x68, register: MPU6050Register.fifoReadWrite, into: $0) }
+            }
         }
     }
 

@@ -68,26 +68,32 @@ public final class MPU6050Emulator: I2CBus {
         let (acceleration, angularVelocity) = motion(time)
         let accelerometer = MPU6050Table.accelerometerScales[Int(registers[Int(MPU6050Register.accelerometerConfig)] >> 3 & 3)]
         let gyroscope = MPU6050Table.gyroscopeScales[Int(registers[Int(MPU6050Register.gyroscopeConfig)] >> 3 & 3)]
-        func counts(_ value: Double, _ scale: MPU6050Table.FullScale) -> (UInt8, UInt8) {
-            let raw = Int16(clamping: Int64((value * 1e9 / Double(scale.nanoUnitsPerLSB)).rounded()))
-            return (UInt8(truncatingIfNeeded: raw >> 8), UInt8(truncatingIfNeeded: raw))
-        }
-        let values = [counts(acceleration.0, accelerometer), counts(acceleration.1, accelerometer), counts(acceleration.2, accelerometer),
-                      (0, 0),  // TEMP_OUT: 36.53 °C would be −12 (not modelled: 0 reads as 36.53 °C)
-                      counts(angularVelocity.0, gyroscope), counts(angularVelocity.1, gyroscope), counts(angularVelocity.2, gyroscope)]
-        for (index, value) in values.enumerated() {
-            registers[Int(MPU6050Register.accelerometerXHigh) + 2 * index] = value.0
-            registers[Int(MPU6050Register.accelerometerXHigh) + 2 * index + 1] = value.1
-        }
+        let base = Int(MPU6050Register.accelerometerXHigh)
+        // ACCEL_XOUT_H … GYRO_ZOUT_L, big endian; TEMP_OUT (base + 6, 7) stays 0 (36.53 °C by
+        // the datasheet's formula; not modelled).
+        store(acceleration.0, accelerometer, at: base)
+        store(acceleration.1, accelerometer, at: base + 2)
+        store(acceleration.2, accelerometer, at: base + 4)
+        store(angularVelocity.0, gyroscope, at: base + 8)
+        store(angularVelocity.1, gyroscope, at: base + 10)
+        store(angularVelocity.2, gyroscope, at: base + 12)
         registers[Int(MPU6050Register.interruptStatus)] |= MPU6050Register.interruptDataReady
         let fifoOn = registers[Int(MPU6050Register.userControl)] & MPU6050Register.userControlFIFOEnable != 0
         guard fifoOn, registers[Int(MPU6050Register.fifoEnable)] == MPU6050Register.fifoAccelerometerAndGyroscope else { return }
-        let frame = [values[0], values[1], values[2], values[4], values[5], values[6]].flatMap { [$0.0, $0.1] }
-        fifo.append(contentsOf: frame)
+        // A frame is the accelerometer then the gyroscope registers, in register order.
+        for index in base..<(base + 6) { fifo.append(registers[index]) }
+        for index in (base + 8)..<(base + 14) { fifo.append(registers[index]) }
         if fifo.count > MPU6050Register.fifoCapacity {
             fifo.removeFirst(fifo.count - MPU6050Register.fifoCapacity)  // oldest bytes overwritten
             registers[Int(MPU6050Register.interruptStatus)] |= MPU6050Register.interruptFIFOOverflow
         }
+    }
+
+    /// One value as big-endian counts of `scale`, clamped to Int16 like the ADC.
+    private func store(_ value: Double, _ scale: MPU6050Table.FullScale, at index: Int) {
+        let raw = Int16(clamping: Int64((value * 1e9 / Double(scale.nanoUnitsPerLSB)).rounded()))
+        registers[index] = UInt8(truncatingIfNeeded: raw >> 8)
+        registers[index + 1] = UInt8(truncatingIfNeeded: raw)
     }
 
     // MARK: I2CBus
@@ -99,7 +105,7 @@ public final class MPU6050Emulator: I2CBus {
             let count = min(buffer.count, fifo.count)
             for index in 0..<count { buffer[index] = fifo[index] }
             for index in count..<buffer.count { buffer[index] = 0 }
-            fifo.removeFirst(count)
+            fifo.removeSubrange(0..<count)  // in place, keeps the reserved capacity
             return
         }
         for offset in 0..<buffer.count {

@@ -286,10 +286,10 @@ public final class BoardRuntime {
     /// The reading in device axes: vectors permuted and signed per the board's `mount`.
     private func mounted(_ reading: SensorReading, _ mount: BoardDescription.AxisMapping) -> SensorReading {
         func map(_ vector: Vector3) -> Vector3 {
-            let components = [vector.x, vector.y, vector.z]
             func axis(_ index: Int) -> Q16_16 {
                 let (source, sign) = mount.axes[index]
-                return sign < 0 ? -components[source] : components[source]
+                let component = source == 0 ? vector.x : source == 1 ? vector.y : vector.z
+                return sign < 0 ? -component : component
             }
             return Vector3(x: axis(0), y: axis(1), z: axis(2))
         }
