@@ -21,8 +21,12 @@ public enum ChipProbe {
                   identities: [(BMI160Register.identity, "BMI160")]),
         Candidate(driver: "lsm9ds1", addresses: [0x6A, 0x6B], identityRegister: LSM9DS1Register.whoAmI,
                   identities: [(LSM9DS1Register.inertialIdentity, "LSM9DS1 accelerometer/gyroscope")]),
+        Candidate(driver: "lsm6dsx", addresses: LSM6DSXTable.addresses, identityRegister: LSM6DSXRegister.whoAmI,
+                  identities: LSM6DSXTable.variants.map { ($0.whoAmI, $0.name) }),
+        // The LIS3MDL answers exactly like the LSM9DS1's magnetometer (0x3D): the board file
+        // must say which (driver lis3mdl for a stand-alone LIS3MDL).
         Candidate(driver: "lsm9ds1-magnetometer", addresses: [0x1C, 0x1E], identityRegister: LSM9DS1Register.whoAmI,
-                  identities: [(LSM9DS1Register.magnetometerIdentity, "LSM9DS1 magnetometer")]),
+                  identities: [(LSM9DS1Register.magnetometerIdentity, "LSM9DS1 magnetometer or LIS3MDL")]),
         Candidate(driver: "bmp280", addresses: BMP280Table.addresses, identityRegister: BMP280Register.id,
                   identities: BMP280Table.variants.map { ($0.chipID, $0.name) }),
         Candidate(driver: "lps25h", addresses: LPS25HRegister.addresses, identityRegister: LPS25HRegister.whoAmI,

@@ -11,12 +11,14 @@ import Testing
         bus.attach(hat, at: 0x6A)
         bus.attach(hat, at: 0x1C)
         bus.attach(LPS25HEmulator(), at: 0x5C)
+        bus.attach(LSM6DSXEmulator(address: 0x6B, whoAmI: 0x6B), at: 0x6B)
         let findings = try ChipProbe.probe(bus)
         #expect(findings == [
-            .init(address: 0x1C, outcome: .identified(driver: "lsm9ds1-magnetometer", chip: "LSM9DS1 magnetometer")),
+            .init(address: 0x1C, outcome: .identified(driver: "lsm9ds1-magnetometer", chip: "LSM9DS1 magnetometer or LIS3MDL")),
             .init(address: 0x5C, outcome: .identified(driver: "lps25h", chip: "LPS25H")),
             .init(address: 0x69, outcome: .identified(driver: "mpu6050", chip: "MPU-9250")),
             .init(address: 0x6A, outcome: .identified(driver: "lsm9ds1", chip: "LSM9DS1 accelerometer/gyroscope")),
+            .init(address: 0x6B, outcome: .identified(driver: "lsm6dsx", chip: "ISM330DHCX")),
             .init(address: 0x76, outcome: .identified(driver: "bmp280", chip: "BME280")),
         ])
     }

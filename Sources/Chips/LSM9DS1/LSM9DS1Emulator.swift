@@ -15,6 +15,8 @@ public final class LSM9DS1Emulator: I2CBus {
     public let name = "emulated I2C bus"
     public let inertialAddress: UInt8
     public let magnetometerAddress: UInt8
+    /// Emulate a stand-alone LIS3MDL's sensitivity on the magnetometer address instead.
+    public let isLIS3MDL: Bool
     public var motion: MotionSource
     public private(set) var faults = EmulatedBusFaults()
 
@@ -25,10 +27,11 @@ public final class LSM9DS1Emulator: I2CBus {
     private var nextMagnetometerNanoseconds: Int64 = 0
 
     /// At rest face up in the Earth's field (Berlin: 19 µT north, 46 µT down).
-    public init(inertialAddress: UInt8 = 0x6A, magnetometerAddress: UInt8 = 0x1C,
+    public init(inertialAddress: UInt8 = 0x6A, magnetometerAddress: UInt8 = 0x1C, isLIS3MDL: Bool = false,
                 motion: @escaping MotionSource = { _ in ((0, 0, 9.80665), (0, 0, 0), (19, 0, -46)) }) {
         self.inertialAddress = inertialAddress
         self.magnetometerAddress = magnetometerAddress
+        self.isLIS3MDL = isLIS3MDL
         self.motion = motion
         powerOnReset()
     }
@@ -70,8 +73,9 @@ public final class LSM9DS1Emulator: I2CBus {
             let period = 1_000_000_000_000 / Int64(LSM9DS1Table.magnetometerRatesMilliHertz[magnetometerRate])
             while nextMagnetometerNanoseconds <= nanoseconds { nextMagnetometerNanoseconds += period }
             let field = motion(nanoseconds).magneticField
-            let lsb = LSM9DS1Table.magnetometerScales[Int(magnetometer[Int(LSM9DS1Register.control2Magnetometer)] >> 5 & 3)].nanoteslaPerLSB
-            Self.store(field, lsb: lsb, denominator: 1e3, into: &magnetometer, at: Int(LSM9DS1Register.magnetometerOutXL))
+            let scales = isLIS3MDL ? LSM9DS1Table.lis3mdlMagnetometerScales : LSM9DS1Table.magnetometerScales
+            let lsb = scales[Int(magnetometer[Int(LSM9DS1Register.control2Magnetometer)] >> 5 & 3)].picoteslaPerLSB
+            Self.store(field, lsb: lsb, denominator: 1e6, into: &magnetometer, at: Int(LSM9DS1Register.magnetometerOutXL))
             magnetometer[Int(LSM9DS1Register.statusMagnetometer)] |= 0x08
         }
     }

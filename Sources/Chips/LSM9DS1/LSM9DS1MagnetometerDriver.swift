@@ -2,24 +2,30 @@ import FixedPoint
 public import MotionAlgorithms
 public import SensorBus
 
-/// The LSM9DS1's magnetometer (LIS3MDL-compatible) on I2C: continuous mode, ultra-high
-/// performance, 40 Hz, ±4 gauss. Each `read()` takes CTRL_REG1_M … OUT_Z_H_M (0x20…0x2D) in one
+/// The LSM9DS1's magnetometer, or a LIS3MDL (the same register map and identity; only the
+/// sensitivity differs), on I2C: continuous mode, ultra-high performance, 40 Hz, ±4 gauss. Each `read()` takes CTRL_REG1_M … OUT_Z_H_M (0x20…0x2D) in one
 /// burst with the auto-increment bit; a lost configuration means a reset, which is recovered.
 public final class LSM9DS1MagnetometerDriver<Bus: I2CBus> {
     public let bus: Bus
     public let address: UInt8
-    public let scale = LSM9DS1Table.magnetometerScales[0]
+    /// Which of the two chips: they cannot be told apart on the bus (both answer 0x3D), so the
+    /// board file says.
+    public enum Variant: Sendable { case lsm9ds1, lis3mdl }
+    public let variant: Variant
+    public let scale: (field: UInt8, rangeGauss: Int, picoteslaPerLSB: Int64)
     /// CTRL_REG1_M: temperature compensation, ultra-high x/y performance (11), 40 Hz (DO = 6).
     public let control1: UInt8 = 0x80 | 0x60 | 6 << 2
     public private(set) var recoveries = 0
 
-    public init(bus: Bus, address: UInt8 = 0x1C) throws(ChipError) {
+    public init(bus: Bus, address: UInt8 = 0x1C, variant: Variant = .lsm9ds1) throws(ChipError) {
         self.bus = bus
         self.address = address
+        self.variant = variant
+        scale = variant == .lsm9ds1 ? LSM9DS1Table.magnetometerScales[0] : LSM9DS1Table.lis3mdlMagnetometerScales[0]
         try initialise()
     }
 
-    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "LSM9DS1 magnetometer") }
+    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: variant == .lsm9ds1 ? "LSM9DS1 magnetometer" : "LIS3MDL") }
 
     private func initialise() throws(ChipError) {
         try access.identify(register: LSM9DS1Register.whoAmI, expected: [LSM9DS1Register.magnetometerIdentity])
@@ -41,7 +47,7 @@ public final class LSM9DS1MagnetometerDriver<Bus: I2CBus> {
                                       into: bytes)
             }
             return (bytes[0], bytes[7], CountConversion.littleEndianVector(UnsafeRawBufferPointer(bytes), at: 8,
-                                                                            nanoUnitsPerLSB: scale.nanoteslaPerLSB, denominator: 1000))
+                                                                            nanoUnitsPerLSB: scale.picoteslaPerLSB, denominator: 1_000_000))
         }
         if result.0 != control1 {
             try initialise()

@@ -55,9 +55,14 @@ public enum LSM9DS1Table {
     public static let gyroscopeScales: [(field: UInt8, rangeDegreesPerSecond: Int, nanoUnitsPerLSB: Int64)] = [
         (0, 245, 152_716), (1, 500, 305_433), (3, 2000, 1_221_730),  // 8.75, 17.50, 70 mdps/LSB
     ]
-    /// Magnetometer FS field → (range in gauss, nT per LSB: 0.14, 0.29, 0.43, 0.58 mgauss/LSB).
-    public static let magnetometerScales: [(field: UInt8, rangeGauss: Int, nanoteslaPerLSB: Int64)] = [
-        (0, 4, 14), (1, 8, 29), (2, 12, 43), (3, 16, 58),
+    /// Magnetometer FS field → (range in gauss, pT per LSB: 0.14, 0.29, 0.43, 0.58 mgauss/LSB).
+    public static let magnetometerScales: [(field: UInt8, rangeGauss: Int, picoteslaPerLSB: Int64)] = [
+        (0, 4, 14_000), (1, 8, 29_000), (2, 12, 43_000), (3, 16, 58_000),
+    ]
+    /// The LIS3MDL (same register map and WHO_AM_I 0x3D, DocID024204 table 2): 6842, 3421, 2281,
+    /// 1711 LSB/gauss → pT per LSB.
+    public static let lis3mdlMagnetometerScales: [(field: UInt8, rangeGauss: Int, picoteslaPerLSB: Int64)] = [
+        (0, 4, 14_616), (1, 8, 29_231), (2, 12, 43_840), (3, 16, 58_445),
     ]
     /// Magnetometer DO field → millihertz.
     public static let magnetometerRatesMilliHertz: [UInt32] = [625, 1_250, 2_500, 5_000, 10_000, 20_000, 40_000, 80_000]

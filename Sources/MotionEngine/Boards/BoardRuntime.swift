@@ -22,6 +22,8 @@ public final class BoardRuntime {
         case emulatedSenseHATBarometer(LPS25HDriver<LPS25HEmulator>, LPS25HEmulator)
         case polledInertial(LSM9DS1InertialDriver<LinuxI2CBus>)
         case emulatedPolledInertial(LSM9DS1InertialDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
+        case lsm6dsx(LSM6DSXDriver<LinuxI2CBus>)
+        case emulatedLSM6DSX(LSM6DSXDriver<LSM6DSXEmulator>, LSM6DSXEmulator)
         case magnetometer(LSM9DS1MagnetometerDriver<LinuxI2CBus>)
         case emulatedMagnetometer(LSM9DS1MagnetometerDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
         /// A chip its kernel driver owns, read through IIO's sysfs attributes once per sample period.
@@ -102,11 +104,23 @@ public final class BoardRuntime {
         case ("lsm9ds1", .emulated):
             let emulator = LSM9DS1Emulator(inertialAddress: chip.address, motion: lsm9ds1Motion(motion))
             return .emulatedPolledInertial(try LSM9DS1InertialDriver(bus: emulator, address: chip.address), emulator)
-        case ("lsm9ds1-magnetometer", .i2c(let number)):
-            return .magnetometer(try LSM9DS1MagnetometerDriver(bus: try linuxBus(number), address: chip.address))
-        case ("lsm9ds1-magnetometer", .emulated):
-            let emulator = LSM9DS1Emulator(magnetometerAddress: chip.address, motion: lsm9ds1Motion(motion))
-            return .emulatedMagnetometer(try LSM9DS1MagnetometerDriver(bus: emulator, address: chip.address), emulator)
+        case ("lsm6dsx", .i2c(let number)):
+            return .lsm6dsx(try LSM6DSXDriver(bus: try linuxBus(number), address: chip.address, rateHertz: chip.rateHertz ?? 104))
+        case ("lsm6dsx", .emulated):
+            let emulator = LSM6DSXEmulator(address: chip.address, motion: { nanoseconds in
+                guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
+                motion.advance(to: nanoseconds)
+                return (motion.acceleration, motion.angularVelocity)
+            })
+            return .emulatedLSM6DSX(try LSM6DSXDriver(bus: emulator, address: chip.address, rateHertz: chip.rateHertz ?? 104), emulator)
+        case ("lsm9ds1-magnetometer", .i2c(let number)), ("lis3mdl", .i2c(let number)):
+            return .magnetometer(try LSM9DS1MagnetometerDriver(bus: try linuxBus(number), address: chip.address,
+                                                               variant: chip.driver == "lis3mdl" ? .lis3mdl : .lsm9ds1))
+        case ("lsm9ds1-magnetometer", .emulated), ("lis3mdl", .emulated):
+            let isLIS3MDL = chip.driver == "lis3mdl"
+            let emulator = LSM9DS1Emulator(magnetometerAddress: chip.address, isLIS3MDL: isLIS3MDL, motion: lsm9ds1Motion(motion))
+            return .emulatedMagnetometer(try LSM9DS1MagnetometerDriver(bus: emulator, address: chip.address,
+                                                                       variant: isLIS3MDL ? .lis3mdl : .lsm9ds1), emulator)
         case (_, .i2c(let number)):  // "lps25h": the parser admits only known drivers
             return .senseHATBarometer(try LPS25HDriver(bus: try linuxBus(number), address: chip.address))
         case (_, .emulated):
@@ -187,6 +201,11 @@ public final class BoardRuntime {
                 case .polledInertial(let driver):
                     delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
                 case .emulatedPolledInertial(let driver, let emulator):
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .lsm6dsx(let driver):
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .emulatedLSM6DSX(let driver, let emulator):
                     emulator.advance(to: nowNanoseconds)
                     delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
                 case .magnetometer(let driver):

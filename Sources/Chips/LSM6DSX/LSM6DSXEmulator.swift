@@ -1,0 +1,80 @@
+public import SensorBus
+
+/// An LSM6DSx at register level: WHO_AM_I per variant, power-down at reset with IF_INC set,
+/// self-clearing SW_RESET, outputs at the accelerometer's ODR with XLDA/GDA (cleared by reading
+/// the outputs), auto-increment per IF_INC, and injected faults.
+public final class LSM6DSXEmulator: I2CBus {
+    public typealias MotionSource = (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double))
+
+    public let name = "emulated I2C bus"
+    public let address: UInt8
+    public var motion: MotionSource
+    public private(set) var faults = EmulatedBusFaults()
+    private let whoAmI: UInt8
+    private var registers = [UInt8](repeating: 0, count: 128)
+    private var nanoseconds: Int64 = 0
+    private var nextSampleNanoseconds: Int64 = 0
+
+    public init(address: UInt8 = 0x6A, whoAmI: UInt8 = 0x6C, motion: @escaping MotionSource = { _ in ((0, 0, 9.80665), (0, 0, 0)) }) {
+        self.address = address
+        self.whoAmI = whoAmI
+        self.motion = motion
+        powerOnReset()
+    }
+
+    public func inject(_ fault: BusFault, count: Int? = nil) { faults.inject(fault, count: count) }
+
+    public func powerOnReset() {
+        for index in registers.indices { registers[index] = 0 }
+        registers[Int(LSM6DSXRegister.whoAmI)] = whoAmI
+        registers[Int(LSM6DSXRegister.control3)] = LSM6DSXRegister.addressIncrement
+    }
+
+    public func advance(to timeNanoseconds: Int64) {
+        nanoseconds = timeNanoseconds
+        let field = Int(registers[Int(LSM6DSXRegister.control1Accelerometer)] >> 4)
+        guard field > 0, field < LSM6DSXTable.ratesMilliHertz.count, nanoseconds >= nextSampleNanoseconds else { return }
+        let period = 1_000_000_000_000 / LSM6DSXTable.ratesMilliHertz[field]
+        while nextSampleNanoseconds <= nanoseconds { nextSampleNanoseconds += period }
+        let (acceleration, angularVelocity) = motion(nanoseconds)
+        let accelerometerField = registers[Int(LSM6DSXRegister.control1Accelerometer)] >> 2 & 3
+        let gyroscopeField = registers[Int(LSM6DSXRegister.control2Gyroscope)] >> 2 & 3
+        let accelerometerLSB = LSM6DSXTable.accelerometerScales.first { $0.field == accelerometerField }!.nanoUnitsPerLSB
+        let gyroscopeLSB = LSM6DSXTable.gyroscopeScales.first { $0.field == gyroscopeField }!.nanoUnitsPerLSB
+        store(acceleration, lsb: accelerometerLSB, at: Int(LSM6DSXRegister.accelerometerOutXL))
+        store(angularVelocity, lsb: gyroscopeLSB, at: Int(LSM6DSXRegister.gyroscopeOutXL))
+        registers[Int(LSM6DSXRegister.status)] |= 0x03
+    }
+
+    private func store(_ value: (Double, Double, Double), lsb: Int64, at start: Int) {
+        for (axis, component) in [value.0, value.1, value.2].enumerated() {
+            let counts = Int16(clamping: Int((component * 1e9 / Double(lsb)).rounded()))
+            registers[start + 2 * axis] = UInt8(truncatingIfNeeded: counts)
+            registers[start + 2 * axis + 1] = UInt8(truncatingIfNeeded: counts >> 8)
+        }
+    }
+
+    public func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        try faults.check(bus: name, chipAddress: self.address, address: address, register: register, length: buffer.count)
+        let increments = registers[Int(LSM6DSXRegister.control3)] & LSM6DSXRegister.addressIncrement != 0
+        for offset in 0..<buffer.count {
+            let index = Int(register) + (increments ? offset : 0)
+            buffer[offset] = index < registers.count ? registers[index] : 0
+        }
+        if Int(register) + buffer.count > Int(LSM6DSXRegister.gyroscopeOutXL) { registers[Int(LSM6DSXRegister.status)] = 0 }
+    }
+
+    public func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        try faults.check(bus: name, chipAddress: self.address, address: address, register: register, length: values.count)
+        for (offset, value) in values.enumerated() {
+            let index = Int(register) + offset
+            guard (0x01...0x1D).contains(index), index != Int(LSM6DSXRegister.whoAmI) else { continue }
+            if index == Int(LSM6DSXRegister.control3), value & LSM6DSXRegister.softwareReset != 0 {
+                powerOnReset()
+                continue
+            }
+            registers[index] = value
+            if index == Int(LSM6DSXRegister.control1Accelerometer) { nextSampleNanoseconds = nanoseconds }
+        }
+    }
+}
