@@ -47,6 +47,7 @@ let package = Package(
         .target(name: "SensorBus", swiftSettings: strictSwift6),
         .target(name: "LinuxI2C", dependencies: ["SensorBus", "CLibI2C"], swiftSettings: strictSwift6),
         .target(name: "LinuxIIO", dependencies: ["CLibIIO"], swiftSettings: strictSwift6),
+        .target(name: "LinuxGPIO", dependencies: ["CLibGPIOD"], swiftSettings: strictSwift6),
         .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO"],
                 swiftSettings: strictSwift6),
@@ -77,6 +78,7 @@ let package = Package(
         .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C", "Chips"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "LinuxIIOTests", dependencies: ["LinuxIIO"], swiftSettings: strictSwift6),
+        .testTarget(name: "LinuxGPIOTests", dependencies: ["LinuxGPIO"], swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),
     ]
