@@ -103,8 +103,10 @@ check "stream on a real board without the bus says how to enable it" stream_expl
 record_from_a_simulated_board() {
     "$motionctl" record --board boards/sim-sense-hat.board --speed 0 --duration 2 --out "$work/hat.csv.gz" || return 1
     "$motionctl" info "$work/hat.csv.gz" >"$work/hat.txt" || return 1
-    # 2 s of the simulated Sense HAT: 119 acc/gyr (59.5 Hz), 80 mag (40 Hz), 50 baro/temp (25 Hz).
-    grep -qE '^acc +119 ' "$work/hat.txt" && grep -qE '^mag +80 ' "$work/hat.txt" && grep -qE '^baro +50 ' "$work/hat.txt" &&
+    # 2 s of the simulated Sense HAT, every measurement made in [0, 2 s): 120 acc/gyr (59.5 Hz:
+    # the 120th at 1999.99992 ms), 80 mag (40 Hz), 50 baro/temp (25 Hz). None lost: the runtime
+    # polls at half the shortest sample period.
+    grep -qE '^acc +120 ' "$work/hat.txt" && grep -qE '^mag +80 ' "$work/hat.txt" && grep -qE '^baro +50 ' "$work/hat.txt" &&
         grep -q 'board: sim-sense-hat.board' "$work/hat.txt"
 }
 check "record --board writes a readable recording of every chip" record_from_a_simulated_board

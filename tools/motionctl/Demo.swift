@@ -28,6 +28,7 @@ struct Demo: ParsableCommand {
         var summary = StreamSummary()
         var clock = PacedClock(speed: speed)
         var now: Int64 = 0
+        let interval = runtime.pollIntervalNanoseconds
         var failure: EngineError?
         while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
             clock.wait(until: now)
@@ -35,9 +36,10 @@ struct Demo: ParsableCommand {
                 do throws(EngineError) { try summary.record(reading) } catch { failure = error }
             }
             if let failure { throw failure }
-            now += 10_000_000
-            if now % 1_000_000_000 == 0 {
-                printLine(summary: summary, elapsedNanoseconds: now)
+            let previous = now
+            now += interval
+            if now / 1_000_000_000 != previous / 1_000_000_000 {
+                printLine(summary: summary, elapsedNanoseconds: now / 1_000_000_000 * 1_000_000_000)
                 summary.startInterval()
             }
         }

@@ -76,6 +76,7 @@ struct Record: ParsableCommand {
         pending.reserveCapacity(1024)
         var count = 0
         var now: Int64 = 0
+        let interval = runtime.pollIntervalNanoseconds
         while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
             clock.wait(until: now)
             pending.removeAll(keepingCapacity: true)
@@ -86,7 +87,7 @@ struct Record: ParsableCommand {
                 try writer.write(RecordedSample(reading.element))
                 count += 1
             }
-            now += 10_000_000
+            now += interval
         }
         try writer.close()
         return count

@@ -25,10 +25,12 @@ struct Stream: ParsableCommand {
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot)
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
         print("       t s  sensor  x             y             z")
-        // Board time advances in 10 ms polls, paced against the wall clock (speed 0: no waiting).
+        // Board time advances in polls fast enough for every chip, paced against the wall clock
+        // (speed 0: no waiting).
         var clock = PacedClock(speed: playback.speed ?? 1)
         var counts = [Int](repeating: 0, count: SensorChannel.allCases.count)
         var now: Int64 = 0
+        let interval = runtime.pollIntervalNanoseconds
         while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
             clock.wait(until: now)
             _ = try runtime.poll(nowNanoseconds: now) { reading in
@@ -37,7 +39,7 @@ struct Stream: ParsableCommand {
                 guard (counts[channel] - 1) % every == 0 else { return }
                 print(Self.format(reading))
             }
-            now += 10_000_000
+            now += interval
         }
         let summary = SensorChannel.allCases.filter { counts[Int($0.rawValue)] > 0 }
             .map { "\(counts[Int($0.rawValue)]) \($0.displayName)" }.joined(separator: ", ")

@@ -16,6 +16,9 @@ public final class LSM6DSXDriver<Bus: I2CBus> {
     public private(set) var recoveries = 0
 
     private var control2: UInt8 { rateField << 4 | gyroscopeScale.field << 2 }
+
+    /// Time between two samples at the configured ODR.
+    public var samplePeriodNanoseconds: Int64 { 1_000_000_000_000 / LSM6DSXTable.ratesMilliHertz[Int(rateField)] }
     private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: variant.name) }
 
     public init(bus: Bus, address: UInt8 = 0x6A, rateHertz: Int = 104) throws(ChipError) {

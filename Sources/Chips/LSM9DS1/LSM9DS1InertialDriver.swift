@@ -18,6 +18,9 @@ public final class LSM9DS1InertialDriver<Bus: I2CBus> {
 
     private var control1: UInt8 { rateField << 5 | gyroscopeScale.field << 3 }
 
+    /// Time between two samples at the configured ODR.
+    public var samplePeriodNanoseconds: Int64 { 1_000_000_000_000 / Int64(LSM9DS1Table.inertialRatesMilliHertz[Int(rateField)]) }
+
     public init(bus: Bus, address: UInt8 = 0x6A, rateField: UInt8 = 2) throws(ChipError) {
         self.bus = bus
         self.address = address

@@ -15,6 +15,8 @@ public final class LSM9DS1MagnetometerDriver<Bus: I2CBus> {
     public let scale: (field: UInt8, rangeGauss: Int, picoteslaPerLSB: Int64)
     /// CTRL_REG1_M: temperature compensation, ultra-high x/y performance (11), 40 Hz (DO = 6).
     public let control1: UInt8 = 0x80 | 0x60 | 6 << 2
+    /// 40 Hz (DO = 6).
+    public let samplePeriodNanoseconds: Int64 = 25_000_000
     public private(set) var recoveries = 0
 
     public init(bus: Bus, address: UInt8 = 0x1C, variant: Variant = .lsm9ds1) throws(ChipError) {

@@ -164,6 +164,28 @@ public final class BoardRuntime {
         }
     }
 
+    /// How often to poll so that no polled chip loses a sample: half the shortest sample period
+    /// of a chip without a FIFO (its output registers hold one sample), between 1 and 10 ms.
+    /// FIFO chips (MPU-6050, BMI160) buffer ≥ 85 frames and need no faster polls.
+    public var pollIntervalNanoseconds: Int64 {
+        var interval: Int64 = 10_000_000
+        for (_, session, _) in sessions {
+            let period: Int64
+            switch session {
+            case .polledInertial(let driver): period = driver.samplePeriodNanoseconds
+            case .emulatedPolledInertial(let driver, _): period = driver.samplePeriodNanoseconds
+            case .lsm6dsx(let driver): period = driver.samplePeriodNanoseconds
+            case .emulatedLSM6DSX(let driver, _): period = driver.samplePeriodNanoseconds
+            case .magnetometer(let driver): period = driver.samplePeriodNanoseconds
+            case .emulatedMagnetometer(let driver, _): period = driver.samplePeriodNanoseconds
+            case .iio(_, let samplePeriod): period = samplePeriod
+            default: continue
+            }
+            interval = min(interval, max(1_000_000, period / 2))
+        }
+        return interval
+    }
+
     /// Whether a simulated board's recording has ended.
     public var isFinished: Bool { motion?.isFinished ?? false }
 

@@ -112,6 +112,16 @@ import TestSupport
         #expect(pressures.allSatisfy { abs($0 - 101_325) < 0.025 })  // one count is 0.024 Pa
     }
 
+    @Test func pollsFastEnoughForEveryPolledChip() throws {
+        func interval(_ name: String) throws -> Int64 {
+            try BoardRuntime(try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board"), root: ProjectPaths.root)
+                .pollIntervalNanoseconds
+        }
+        #expect(try interval("sim-gy-521") == 10_000_000)           // FIFO only
+        #expect(try interval("sim-sense-hat") == 8_403_361)         // LSM9DS1 at 59.5 Hz: half of 16.807 ms
+        #expect(try interval("sim-lsm6dsox-lis3mdl") == 4_807_692)  // LSM6DSx at 104 Hz
+    }
+
     @Test func aMissingBusNamesTheChipAndTheFix() {
         #expect {
             _ = try run("board = b\n[chip imu]\ndriver = mpu6050\nbus = i2c-250\naddress = 0x68\n", seconds: 0.1)
