@@ -27,6 +27,8 @@ public enum ChipProbe {
         // must say which (driver lis3mdl for a stand-alone LIS3MDL).
         Candidate(driver: "lsm9ds1-magnetometer", addresses: [0x1C, 0x1E], identityRegister: LSM9DS1Register.whoAmI,
                   identities: [(LSM9DS1Register.magnetometerIdentity, "LSM9DS1 magnetometer or LIS3MDL")]),
+        Candidate(driver: "ak8963", addresses: [AK8963Register.address], identityRegister: AK8963Register.deviceID,
+                  identities: [(AK8963Register.identity, "AK8963 (MPU-9250 magnetometer, bypass on)")]),
         Candidate(driver: "bmp280", addresses: BMP280Table.addresses, identityRegister: BMP280Register.id,
                   identities: BMP280Table.variants.map { ($0.chipID, $0.name) }),
         Candidate(driver: "lps25h", addresses: LPS25HRegister.addresses, identityRegister: LPS25HRegister.whoAmI,

@@ -71,6 +71,10 @@ public final class MPU6050Driver<Bus: I2CBus>: FIFOInertialDriver {
         try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOReset, what)
         try access.write(MPU6050Register.fifoEnable, MPU6050Register.fifoAccelerometerAndGyroscope, what)
         try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable, what)
+        if variant.hasMagnetometer {
+            // USER_CTRL.I2C_MST_EN stays 0 (written above), so bypass connects the AK8963.
+            try access.write(MPU6050Register.interruptPinConfig, MPU6050Register.bypassEnable, "enabling the \(variant.name) I2C bypass to its AK8963")
+        }
         return variant
     }
 

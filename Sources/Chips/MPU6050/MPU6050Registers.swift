@@ -11,6 +11,9 @@ public enum MPU6050Register {
     public static let accelerometerConfig: UInt8 = 0x1C
     /// FIFO_EN (§4.7): TEMP 0x80, XG 0x40, YG 0x20, ZG 0x10, ACCEL 0x08.
     public static let fifoEnable: UInt8 = 0x23
+    /// INT_PIN_CFG (§4.15): I2C_BYPASS_EN bit 1 puts the MPU-9250's AK8963 on the main bus (0x0C).
+    public static let interruptPinConfig: UInt8 = 0x37
+    public static let bypassEnable: UInt8 = 0x02
     /// INT_ENABLE (§4.16): DATA_RDY_EN bit 0, FIFO_OFLOW_EN bit 4.
     public static let interruptEnable: UInt8 = 0x38
     /// INT_STATUS (§4.17): DATA_RDY_INT bit 0, FIFO_OFLOW_INT bit 4; cleared by reading.

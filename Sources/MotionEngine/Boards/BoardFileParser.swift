@@ -15,7 +15,7 @@
 /// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
 /// ```
 public enum BoardFileParser {
-    public static let knownDrivers = ["mpu6050", "bmi160", "lsm6dsx", "bmp280", "lps25h", "lsm9ds1", "lsm9ds1-magnetometer", "lis3mdl"]
+    public static let knownDrivers = ["mpu6050", "bmi160", "lsm6dsx", "bmp280", "lps25h", "lsm9ds1", "lsm9ds1-magnetometer", "lis3mdl", "ak8963"]
 
     public static func parse(_ text: String, path: String) throws(BoardError) -> BoardDescription {
         var name: String?

@@ -24,6 +24,8 @@ public final class BoardRuntime {
         case emulatedPolledInertial(LSM9DS1InertialDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
         case lsm6dsx(LSM6DSXDriver<LinuxI2CBus>)
         case emulatedLSM6DSX(LSM6DSXDriver<LSM6DSXEmulator>, LSM6DSXEmulator)
+        case ak8963(AK8963Driver<LinuxI2CBus>)
+        case emulatedAK8963(AK8963Driver<AK8963Emulator>, AK8963Emulator)
         case magnetometer(LSM9DS1MagnetometerDriver<LinuxI2CBus>)
         case emulatedMagnetometer(LSM9DS1MagnetometerDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
         /// A chip its kernel driver owns, read through IIO's sysfs attributes once per sample period.
@@ -113,6 +115,15 @@ public final class BoardRuntime {
                 return (motion.acceleration, motion.angularVelocity)
             })
             return .emulatedLSM6DSX(try LSM6DSXDriver(bus: emulator, address: chip.address, rateHertz: chip.rateHertz ?? 104), emulator)
+        case ("ak8963", .i2c(let number)):
+            return .ak8963(try AK8963Driver(bus: try linuxBus(number), address: chip.address))
+        case ("ak8963", .emulated):
+            let emulator = AK8963Emulator(address: chip.address, field: { nanoseconds in
+                guard let motion else { return (19, 0, -46) }
+                motion.advance(to: nanoseconds)
+                return motion.magneticField
+            })
+            return .emulatedAK8963(try AK8963Driver(bus: emulator, address: chip.address), emulator)
         case ("lsm9ds1-magnetometer", .i2c(let number)), ("lis3mdl", .i2c(let number)):
             return .magnetometer(try LSM9DS1MagnetometerDriver(bus: try linuxBus(number), address: chip.address,
                                                                variant: chip.driver == "lis3mdl" ? .lis3mdl : .lsm9ds1))
@@ -176,6 +187,8 @@ public final class BoardRuntime {
             case .emulatedPolledInertial(let driver, _): period = driver.samplePeriodNanoseconds
             case .lsm6dsx(let driver): period = driver.samplePeriodNanoseconds
             case .emulatedLSM6DSX(let driver, _): period = driver.samplePeriodNanoseconds
+            case .ak8963(let driver): period = driver.samplePeriodNanoseconds
+            case .emulatedAK8963(let driver, _): period = driver.samplePeriodNanoseconds
             case .magnetometer(let driver): period = driver.samplePeriodNanoseconds
             case .emulatedMagnetometer(let driver, _): period = driver.samplePeriodNanoseconds
             case .iio(_, let samplePeriod): period = samplePeriod
@@ -228,6 +241,11 @@ public final class BoardRuntime {
                 case .lsm6dsx(let driver):
                     delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
                 case .emulatedLSM6DSX(let driver, let emulator):
+                    emulator.advance(to: nowNanoseconds)
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .ak8963(let driver):
+                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
+                case .emulatedAK8963(let driver, let emulator):
                     emulator.advance(to: nowNanoseconds)
                     delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
                 case .magnetometer(let driver):
