@@ -1,4 +1,5 @@
 public import MotionAlgorithms
+import FixedPoint
 
 /// What one drain of a chip's FIFO did (shared by every FIFO driver).
 public struct FIFODrainResult: Sendable, Equatable {
@@ -22,4 +23,36 @@ public protocol FIFOInertialDriver: AnyObject {
     /// Reads complete frames into `readings`, stamped backwards from `nowNanoseconds` at the
     /// sample period; at most `readings.count / 2` frames, the rest stay for the next call.
     func drain(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> FIFODrainResult
+}
+
+/// Reads `frames` 12-byte accelerometer + gyroscope frames, 20 at a time (240 bytes on the
+/// stack: no heap allocation), through `read` (one burst on the chip's FIFO data register),
+/// decodes each with `decode` and stores acceleration then angular velocity into `readings`,
+/// stamped backwards from `nowNanoseconds` (the newest frame) at `samplePeriodNanoseconds`.
+/// Shared by every FIFO driver; returns the result for `frames` frames.
+func drainFrames(_ frames: Int, samplePeriodNanoseconds: Int64, nowNanoseconds: Int64,
+                 into readings: UnsafeMutableBufferPointer<SensorReading>,
+                 read: (UnsafeMutableRawBufferPointer) throws(ChipError) -> Void,
+                 decode: (UnsafeRawBufferPointer) -> (acceleration: Vector3, angularVelocity: Vector3)) throws(ChipError) -> FIFODrainResult {
+    var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var done = 0
+    while done < frames {
+        let batch = min(20, frames - done)
+        try withUnsafeMutableBytes(of: &chunk) { (buffer) throws(ChipError) in
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(batch * 12)])
+            try read(bytes)
+            for frame in 0..<batch {
+                let index = done + frame
+                let timestamp = nowNanoseconds - Int64(frames - 1 - index) * samplePeriodNanoseconds
+                let decoded = decode(UnsafeRawBufferPointer(rebasing: bytes[(frame * 12)..<(frame * 12 + 12)]))
+                readings[2 * index] = SensorReading(timestampNanoseconds: timestamp, value: .acceleration(decoded.acceleration))
+                readings[2 * index + 1] = SensorReading(timestampNanoseconds: timestamp, value: .angularVelocity(decoded.angularVelocity))
+            }
+        }
+        done += batch
+    }
+    return FIFODrainResult(readings: 2 * frames, overflowed: false, recovered: false)
 }

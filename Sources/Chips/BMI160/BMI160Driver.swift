@@ -61,28 +61,16 @@ public final class BMI160Driver<Bus: I2CBus>: FIFOInertialDriver {
             return FIFODrainResult(readings: 0, overflowed: true, recovered: false)
         }
         let frames = min(count / 12, readings.count / 2)
-        var chunk = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
-                     UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))  // 120 bytes: 10 frames
-        var done = 0
-        while done < frames {
-            let batch = min(10, frames - done)
-            try withUnsafeMutableBytes(of: &chunk) { (buffer) throws(ChipError) in
-                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(batch * 12)])
-                try access.attempt("reading the BMI160 FIFO") { () throws(BusError) in
-                    try bus.readRegisters(address: address, register: BMI160Register.fifoData, into: bytes)
-                }
-                for frame in 0..<batch {
-                    let index = done + frame
-                    let timestamp = nowNanoseconds - Int64(frames - 1 - index) * samplePeriodNanoseconds
-                    let raw = UnsafeRawBufferPointer(rebasing: bytes[(frame * 12)..<(frame * 12 + 12)])
-                    let gyroscope = CountConversion.littleEndianVector(raw, at: 0, nanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB)
-                    let accelerometer = CountConversion.littleEndianVector(raw, at: 6, nanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB)
-                    readings[2 * index] = SensorReading(timestampNanoseconds: timestamp, value: .acceleration(accelerometer))
-                    readings[2 * index + 1] = SensorReading(timestampNanoseconds: timestamp, value: .angularVelocity(gyroscope))
-                }
-            }
-            done += batch
-        }
-        return FIFODrainResult(readings: 2 * frames, overflowed: false, recovered: false)
+        return try drainFrames(frames, samplePeriodNanoseconds: samplePeriodNanoseconds, nowNanoseconds: nowNanoseconds, into: readings,
+                               read: { (bytes) throws(ChipError) in
+                                   try access.attempt("reading the BMI160 FIFO") { () throws(BusError) in
+                                       try bus.readRegisters(address: address, register: BMI160Register.fifoData, into: bytes)
+                                   }
+                               },
+                               decode: { frame in
+                                   // Headerless frames put the gyroscope first (§2.5.1).
+                                   (CountConversion.littleEndianVector(frame, at: 6, nanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB),
+                                    CountConversion.littleEndianVector(frame, at: 0, nanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB))
+                               })
     }
 }

@@ -106,32 +106,15 @@ public final class MPU6050Driver<Bus: I2CBus>: FIFOInertialDriver {
         }
         let frames = min(state.count / 12, readings.count / 2)
         guard frames > 0 else { return DrainResult(readings: 0, overflowed: false, recovered: false) }
-        // Frames are read 20 at a time (240 bytes) into a stack buffer: no heap allocation.
-        var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var done = 0
-        while done < frames {
-            let batch = min(20, frames - done)
-            try withUnsafeMutableBytes(of: &chunk) { (buffer) throws(ChipError) in
-                let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(batch * 12)])
-                try access.attempt("reading the \(variant.name) FIFO") { () throws(BusError) in
-                    try bus.readRegisters(address: address, register: MPU6050Register.fifoReadWrite, into: bytes)
-                }
-                for frame in 0..<batch {
-                    let index = done + frame
-                    let timestamp = nowNanoseconds - Int64(frames - 1 - index) * samplePeriodNanoseconds
-                    let decoded = MPU6050Conversion.decodeFrame(
-                        UnsafeRawBufferPointer(rebasing: bytes[(frame * 12)..<(frame * 12 + 12)]),
-                        accelerometerNanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB,
-                        gyroscopeNanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB)
-                    readings[2 * index] = SensorReading(timestampNanoseconds: timestamp, value: .acceleration(decoded.acceleration))
-                    readings[2 * index + 1] = SensorReading(timestampNanoseconds: timestamp, value: .angularVelocity(decoded.angularVelocity))
-                }
-            }
-            done += batch
-        }
-        return DrainResult(readings: 2 * frames, overflowed: false, recovered: false)
+        return try drainFrames(frames, samplePeriodNanoseconds: samplePeriodNanoseconds, nowNanoseconds: nowNanoseconds, into: readings,
+                               read: { (bytes) throws(ChipError) in
+                                   try access.attempt("reading the \(variant.name) FIFO") { () throws(BusError) in
+                                       try bus.readRegisters(address: address, register: MPU6050Register.fifoReadWrite, into: bytes)
+                                   }
+                               },
+                               decode: { frame in
+                                   MPU6050Conversion.decodeFrame(frame, accelerometerNanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB,
+                                                                 gyroscopeNanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB)
+                               })
     }
 }

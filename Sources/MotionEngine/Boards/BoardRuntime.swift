@@ -79,22 +79,14 @@ public final class BoardRuntime {
         case ("mpu6050", .i2c(let number)):
             return .inertial(try MPU6050Driver(bus: try linuxBus(number), address: chip.address, configuration: inertialConfiguration))
         case ("mpu6050", .emulated):
-            let emulator = MPU6050Emulator(address: chip.address, motion: { nanoseconds in
-                guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
-                motion.advance(to: nanoseconds)
-                return (motion.acceleration, motion.angularVelocity)
-            })
+            let emulator = MPU6050Emulator(address: chip.address, motion: inertialMotion(motion))
             var configuration = MPU6050Driver<MPU6050Emulator>.Configuration()
             configuration.sampleRateHertz = inertialConfiguration.sampleRateHertz
             return .emulatedInertial(try MPU6050Driver(bus: emulator, address: chip.address, configuration: configuration), emulator)
         case ("bmi160", .i2c(let number)):
             return .bmi160(try BMI160Driver(bus: try linuxBus(number), address: chip.address, sampleRateHertz: chip.rateHertz ?? 100))
         case ("bmi160", .emulated):
-            let emulator = BMI160Emulator(address: chip.address, motion: { nanoseconds in
-                guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
-                motion.advance(to: nanoseconds)
-                return (motion.acceleration, motion.angularVelocity)
-            })
+            let emulator = BMI160Emulator(address: chip.address, motion: inertialMotion(motion))
             return .emulatedBMI160(try BMI160Driver(bus: emulator, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), emulator)
         case ("bmp280", .i2c(let number)):
             return .barometer(try BMP280Driver(bus: try linuxBus(number), address: chip.address))
@@ -109,11 +101,7 @@ public final class BoardRuntime {
         case ("lsm6dsx", .i2c(let number)):
             return .lsm6dsx(try LSM6DSXDriver(bus: try linuxBus(number), address: chip.address, rateHertz: chip.rateHertz ?? 104))
         case ("lsm6dsx", .emulated):
-            let emulator = LSM6DSXEmulator(address: chip.address, motion: { nanoseconds in
-                guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
-                motion.advance(to: nanoseconds)
-                return (motion.acceleration, motion.angularVelocity)
-            })
+            let emulator = LSM6DSXEmulator(address: chip.address, motion: inertialMotion(motion))
             return .emulatedLSM6DSX(try LSM6DSXDriver(bus: emulator, address: chip.address, rateHertz: chip.rateHertz ?? 104), emulator)
         case ("ak8963", .i2c(let number)):
             return .ak8963(try AK8963Driver(bus: try linuxBus(number), address: chip.address))
@@ -163,6 +151,15 @@ public final class BoardRuntime {
             throw .iio(label: chip.label, error)
         } catch {
             throw .iio(label: chip.label, IIOError(context: uri, problem: "\(error)"))
+        }
+    }
+
+    /// An accelerometer/gyroscope emulator's motion: the recording's, or at rest face up.
+    private static func inertialMotion(_ motion: RecordedMotion?) -> (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double)) {
+        { nanoseconds in
+            guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
+            motion.advance(to: nanoseconds)
+            return (motion.acceleration, motion.angularVelocity)
         }
     }
 
