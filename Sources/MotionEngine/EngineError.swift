@@ -7,8 +7,6 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     /// The recording could not be opened or has a malformed line (the reader's own message
     /// names the file, line and column).
     case recording(RecordingError)
-    /// An output file or folder could not be created or written.
-    case cannotWriteOutput(path: String, reason: String)
     /// A chip of the board failed (the chip error says which bus, address and what to do).
     case chip(label: String, ChipError)
     /// A chip read through IIO failed (the IIO error names the context and device).
@@ -34,8 +32,6 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
                 + ". Is its kernel driver loaded? `motionctl iio` lists the devices."
         case .board(let error):
             return error.description
-        case .cannotWriteOutput(let path, let reason):
-            return "Could not write \(path): \(reason). Check that the folder exists and is writable and that the disk is not full."
         case .timestampWentBackwards(let sensor, let previous, let now):
             return "The \(sensor.recordingName) sample at \(TimestampFormatting.format(now)) s is earlier than the one before it (\(TimestampFormatting.format(previous)) s): "
                 + "the source's clock went backwards. Samples must be in time order; the pipeline stopped rather than fuse them out of order."

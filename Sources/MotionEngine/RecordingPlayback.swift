@@ -49,9 +49,6 @@ public final class RecordingPlayback {
         return (recorded, reading)
     }
 
-    /// Starts a new reporting interval in the summary (the demo's once-a-second line).
-    public func resetInterval() { summary.startInterval() }
-
     /// Processes the whole recording; returns the number of samples.
     @discardableResult
     public func run(progress: (SensorReading) -> Void = { _ in }) throws(EngineError) -> Int64 {
