@@ -60,15 +60,12 @@ public final class BMI160Emulator: I2CBus {
         let (acceleration, angularVelocity) = motion(time)
         let accelerometerLSB = BMI160Table.accelerometerScales.first { $0.field == registers[Int(BMI160Register.accelerometerRange)] }?.nanoUnitsPerLSB ?? 598_550
         let gyroscopeLSB = BMI160Table.gyroscopeScales.first { $0.field == registers[Int(BMI160Register.gyroscopeRange)] }?.nanoUnitsPerLSB ?? 1_064_225
-        var frame: [UInt8] = []
-        for (value, lsb) in [(angularVelocity.0, gyroscopeLSB), (angularVelocity.1, gyroscopeLSB), (angularVelocity.2, gyroscopeLSB),
-                             (acceleration.0, accelerometerLSB), (acceleration.1, accelerometerLSB), (acceleration.2, accelerometerLSB)] {
-            let counts = Int16(clamping: Int((value * 1e9 / Double(lsb)).rounded()))
-            frame += [UInt8(truncatingIfNeeded: counts), UInt8(truncatingIfNeeded: counts >> 8)]
-        }
-        for (offset, byte) in frame.enumerated() { registers[Int(BMI160Register.gyroscopeXLow) + offset] = byte }
+        // DATA_8 … DATA_19: gyroscope then accelerometer, the headerless FIFO frame's order too.
+        let start = Int(BMI160Register.gyroscopeXLow)
+        EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &registers, at: start)
+        EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &registers, at: start + 6)
         guard registers[Int(BMI160Register.fifoConfig1)] == BMI160Register.fifoGyroscopeAndAccelerometer else { return }
-        fifo += frame
+        for index in start..<(start + 12) { fifo.append(registers[index]) }
         if fifo.count > BMI160Register.fifoCapacity - BMI160Register.fifoCapacity % 12 {
             fifo.removeFirst(12)  // stream mode: the oldest frame goes
             droppedFrames += 1

@@ -41,17 +41,11 @@ public final class LSM6DSXEmulator: I2CBus {
         let gyroscopeField = registers[Int(LSM6DSXRegister.control2Gyroscope)] >> 2 & 3
         let accelerometerLSB = LSM6DSXTable.accelerometerScales.first { $0.field == accelerometerField }!.nanoUnitsPerLSB
         let gyroscopeLSB = LSM6DSXTable.gyroscopeScales.first { $0.field == gyroscopeField }!.nanoUnitsPerLSB
-        store(acceleration, lsb: accelerometerLSB, at: Int(LSM6DSXRegister.accelerometerOutXL))
-        store(angularVelocity, lsb: gyroscopeLSB, at: Int(LSM6DSXRegister.gyroscopeOutXL))
+        EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &registers,
+                                         at: Int(LSM6DSXRegister.accelerometerOutXL))
+        EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &registers,
+                                         at: Int(LSM6DSXRegister.gyroscopeOutXL))
         registers[Int(LSM6DSXRegister.status)] |= 0x03
-    }
-
-    private func store(_ value: (Double, Double, Double), lsb: Int64, at start: Int) {
-        for (axis, component) in [value.0, value.1, value.2].enumerated() {
-            let counts = Int16(clamping: Int((component * 1e9 / Double(lsb)).rounded()))
-            registers[start + 2 * axis] = UInt8(truncatingIfNeeded: counts)
-            registers[start + 2 * axis + 1] = UInt8(truncatingIfNeeded: counts >> 8)
-        }
     }
 
     public func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {

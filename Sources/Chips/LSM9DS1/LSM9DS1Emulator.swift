@@ -63,8 +63,8 @@ public final class LSM9DS1Emulator: I2CBus {
                 let gyroscopeField = inertial[Int(LSM9DS1Register.control1Gyroscope)] >> 3 & 3
                 let accelerometerLSB = LSM9DS1Table.accelerometerScales.first { $0.field == accelerometerField }?.nanoUnitsPerLSB ?? 598_206
                 let gyroscopeLSB = LSM9DS1Table.gyroscopeScales.first { $0.field == gyroscopeField }?.nanoUnitsPerLSB ?? 152_716
-                Self.store(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.accelerometerOutXL))
-                Self.store(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.gyroscopeOutXL))
+                EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.accelerometerOutXL))
+                EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.gyroscopeOutXL))
                 inertial[Int(LSM9DS1Register.status)] |= 0x03
             }
         }
@@ -75,17 +75,8 @@ public final class LSM9DS1Emulator: I2CBus {
             let field = motion(nanoseconds).magneticField
             let scales = isLIS3MDL ? LSM9DS1Table.lis3mdlMagnetometerScales : LSM9DS1Table.magnetometerScales
             let lsb = scales[Int(magnetometer[Int(LSM9DS1Register.control2Magnetometer)] >> 5 & 3)].picoteslaPerLSB
-            Self.store(field, lsb: lsb, denominator: 1e6, into: &magnetometer, at: Int(LSM9DS1Register.magnetometerOutXL))
+            EmulatedCounts.storeLittleEndian(field, lsb: lsb, denominator: 1e6, into: &magnetometer, at: Int(LSM9DS1Register.magnetometerOutXL))
             magnetometer[Int(LSM9DS1Register.statusMagnetometer)] |= 0x08
-        }
-    }
-
-    /// Stores a vector as little-endian counts of `lsb` / `denominator` units each.
-    private static func store(_ value: (Double, Double, Double), lsb: Int64, denominator: Double, into registers: inout [UInt8], at start: Int) {
-        for (axis, component) in [value.0, value.1, value.2].enumerated() {
-            let counts = Int16(clamping: Int((component * denominator / Double(lsb)).rounded()))
-            registers[start + 2 * axis] = UInt8(truncatingIfNeeded: counts)
-            registers[start + 2 * axis + 1] = UInt8(truncatingIfNeeded: counts >> 8)
         }
     }
 
