@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "LinuxIIO", dependencies: ["CLibIIO"], swiftSettings: strictSwift6),
         .target(name: "LinuxGPIO", dependencies: ["CLibGPIOD"], swiftSettings: strictSwift6),
         .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
-        .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO"],
+        .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO", "LinuxGPIO"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.

@@ -20,8 +20,9 @@ esac
 # Build: the C libraries we bind (libi2c 4.3, libiio 0.24, libgpiod 1.6, zlib) and pkg-config.
 # Test: gcc for the C example, python3 for the end-to-end checks and the fixture generators.
 packages=(libi2c-dev libiio-dev libgpiod-dev zlib1g-dev pkg-config gcc libc6-dev python3)
-# Test only: umockdev fakes /sys for the real libiio (level 1 of ../shared/specs/hil-testing.md).
-if [ "$mode" = test ]; then packages+=(umockdev); fi
+# Test only: umockdev fakes /sys for the real libiio and serves /dev/i2c-N ioctls to our binary
+# through a small C fixture built against libumockdev (level 1 of ../shared/specs/hil-testing.md).
+if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev); fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -81,6 +82,7 @@ stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
 stage "C library: install, ldd, C test program" tools/test-c-library.sh
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
+stage "/dev/i2c-N ioctls through umockdev (I2C_RDWR, SMBus fallback, EBUSY)" tools/test-i2c-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
 ((failed == 0)) || printf 'failed stage: %s\n' "${failures[@]}"
 echo "stages: $passed passed, $failed failed"
 ((failed == 0))

@@ -19,7 +19,13 @@ public struct FIFODrainResult: Sendable, Equatable {
 
 /// A driver that buffers accelerometer + gyroscope frames in its chip's FIFO; the engine drains
 /// any of them the same way (generic, no existential on the per-sample path).
-public protocol FIFOInertialDriver: AnyObject {
+public protocol FIFOInertialDriver: SelfRecoveringDriver {
+    /// How many times the FIFO overflowed (frames were lost before a drain).
+    var overflows: Int { get }
+    /// Time between two frames at the configured rate, in nanoseconds.
+    var samplePeriodNanoseconds: Int64 { get }
+    /// Frames the chip's FIFO holds before it overflows.
+    var fifoCapacityFrames: Int { get }
     /// Reads complete frames into `readings`, stamped backwards from `nowNanoseconds` at the
     /// sample period; at most `readings.count / 2` frames, the rest stay for the next call.
     func drain(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> FIFODrainResult

@@ -74,6 +74,23 @@ public final class DataReadyLine {
         }
     }
 
+    /// The line's event file descriptor: readable while an edge is queued, so an engine can
+    /// wait on several lines (and other devices) at once with poll(2).
+    public var fileDescriptor: Int32 { gpiod_line_event_get_fd(line) }
+
+    /// Reads every edge already queued on the line, without blocking: how many there were and
+    /// the newest (nil when none). An engine that fell behind services the chip once, stamped
+    /// with the newest edge, instead of once per stale edge.
+    public func readQueuedEdges() throws(GPIOError) -> (count: Int, newest: Event)? {
+        var count = 0
+        var newest: Event?
+        while let event = try wait(timeoutNanoseconds: 0) {
+            count += 1
+            newest = event
+        }
+        return newest.map { (count, $0) }
+    }
+
     static func monotonicNanoseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

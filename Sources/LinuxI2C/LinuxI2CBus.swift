@@ -85,8 +85,8 @@ public final class LinuxI2CBus: I2CBus {
             }
             if case .failure(let error) = select(address) { return .failure(error) }
             return valueOrErrno {
-                system.smbusWriteBlock(descriptor, register, UInt8(values.count),
-                                       bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 1)
+                negatedErrno(system.smbusWriteBlock(descriptor, register, UInt8(values.count),
+                                                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 1))
             }
         }
         if case .failure(let error) = result {
@@ -129,8 +129,8 @@ public final class LinuxI2CBus: I2CBus {
             let length = min(32, buffer.count - offset)
             let chunkRegister = register &+ UInt8(truncatingIfNeeded: offset)
             let result = valueOrErrno {
-                system.smbusReadBlock(descriptor, chunkRegister, UInt8(length),
-                                      buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset)
+                negatedErrno(system.smbusReadBlock(descriptor, chunkRegister, UInt8(length),
+                                                   buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset))
             }
             switch result {
             case .failure(let error):

@@ -14,7 +14,9 @@ public struct SystemCalls: Sendable {
     /// ioctl with an integer argument (I2C_SLAVE).
     public var ioctlValue: @Sendable (_ descriptor: Int32, _ request: UInt, _ argument: UInt) -> Int32
     /// libi2c's SMBus "I2C block" read/write (≤ 32 bytes; ioctl I2C_SMBUS underneath): the
-    /// path for adapters without plain I2C transfers. Return bytes read / 0, or −1 and errno.
+    /// path for adapters without plain I2C transfers. Return bytes read / 0, or **−errno**:
+    /// libi2c 4.3 negates errno itself (its `i2c_smbus_access` returns `-errno`), unlike the
+    /// ioctls' −1; `negatedErrno` turns that into the funnel's convention.
     public var smbusReadBlock: @Sendable (_ descriptor: Int32, _ register: UInt8, _ length: UInt8, _ values: UnsafeMutablePointer<UInt8>) -> Int32
     public var smbusWriteBlock: @Sendable (_ descriptor: Int32, _ register: UInt8, _ length: UInt8, _ values: UnsafePointer<UInt8>) -> Int32
 
@@ -43,6 +45,16 @@ public struct SystemCalls: Sendable {
         smbusWriteBlock: { descriptor, register, length, values in
             i2c_smbus_write_i2c_block_data(descriptor, register, length, values)
         })
+}
+
+/// A libi2c result (value, or −errno) in the ioctl convention (value, or −1 with errno set),
+/// so that one funnel classifies both. Found by the level-1 test (tools/test-i2c-umockdev.sh):
+/// read as "−1 and errno", a failed SMBus write passed for success and ENXIO for a short read.
+@inline(__always)
+func negatedErrno(_ result: Int32) -> Int32 {
+    guard result < 0 else { return result }
+    errno = -result
+    return -1
 }
 
 /// The one place where a −1 return becomes an errno: EINTR is retried here (and only here),

@@ -1,4 +1,5 @@
 public import Chips
+public import LinuxGPIO
 public import LinuxIIO
 public import Recordings
 
@@ -11,6 +12,10 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     case chip(label: String, ChipError)
     /// A chip read through IIO failed (the IIO error names the context and device).
     case iio(label: String, IIOError)
+    /// A chip's data-ready line could not be opened or read (the GPIO error names the line).
+    case gpio(label: String, GPIOError)
+    /// Waiting for data-ready edges failed (poll(2) returned this errno).
+    case dataReadyWaitFailed(errno: Int32)
     /// The board names an IIO device the context does not have.
     case iioDeviceMissing(label: String, device: String, uri: String, present: [String])
     /// A board file is malformed.
@@ -26,6 +31,10 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
             return "Chip \"\(label)\": \(error)"
         case .iio(let label, let error):
             return "Chip \"\(label)\": \(error)"
+        case .gpio(let label, let error):
+            return "Chip \"\(label)\": \(error). Without a working line, remove `interrupt` from the chip's section of the board file: the chip is then polled."
+        case .dataReadyWaitFailed(let code):
+            return "Waiting for data-ready edges failed with errno \(code); the stream stopped. Restart it; if this repeats, report it with `motionctl stream --board FILE` output."
         case .iioDeviceMissing(let label, let device, let uri, let present):
             return "Chip \"\(label)\": IIO context \"\(uri)\" has no device named \"\(device)\""
                 + (present.isEmpty ? " (it has no motion sensors)" : " (it has: \(present.joined(separator: ", ")))")

@@ -93,18 +93,19 @@ final class FakeI2CKernel: Sendable {
                 self.state.withLock { $0.selected = argument }
                 return 0
             },
+            // libi2c's convention: −errno, not −1 with errno.
             smbusReadBlock: { _, register, length, values in
                 let code = self.enter("smbus read \(register) \(length)")
-                if code != 0 { return self.fail(code) }
+                if code != 0 { return -code }
                 return self.state.withLock { state in
-                    guard state.selected == UInt(self.address) else { errno = ENXIO; return -1 }
+                    guard state.selected == UInt(self.address) else { return -ENXIO }
                     for byte in 0..<Int(length) { values[byte] = state.registers[(Int(register) + byte) & 0xFF] }
                     return Int32(length)
                 }
             },
             smbusWriteBlock: { _, register, length, values in
                 let code = self.enter("smbus write \(register) \(length)")
-                if code != 0 { return self.fail(code) }
+                if code != 0 { return -code }
                 self.state.withLock { state in
                     for byte in 0..<Int(length) { state.registers[(Int(register) + byte) & 0xFF] = values[byte] }
                 }

@@ -89,6 +89,20 @@ import Testing
         #expect(kernel.register(0x11) == 0x5A)
     }
 
+    @Test func smbusFailuresAreErrorsWithTheirErrno() throws {
+        // libi2c returns −errno (not −1 and errno): a failed write must not pass for success,
+        // a chip that does not answer must read as "no acknowledge", not as a short transfer.
+        let kernel = FakeI2CKernel(plainI2C: false)
+        let bus = try LinuxI2CBus(path: "/dev/i2c-1", system: kernel.systemCalls)
+        kernel.force([EIO])
+        let write = #expect(throws: BusError.self) { try bus.writeRegister(address: 0x6A, register: 0x11, value: 0x5A) }
+        #expect(write?.kind == .inputOutput(errno: EIO))
+        let absent = #expect(throws: BusError.self) { _ = try bus.readRegister(address: 0x6B, register: 0x0F) }
+        #expect(absent?.kind == .noAcknowledge)
+        kernel.force([EINTR])
+        _ = try bus.readRegister(address: 0x6A, register: 0x0F)  // EINTR is retried
+    }
+
     @Test func closingTheBusClosesItsDescriptor() throws {
         let kernel = FakeI2CKernel()
         do {

@@ -20,29 +20,29 @@ struct Demo: ParsableCommand {
 
     func run() throws {
         let description = try BoardDescription.load(path: board)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot)
         let speed = playback.speed ?? 2
+        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: speed)
         print("OpenCoreMotion \(OpenCoreMotionVersion.string) demo: \(description.name)"
               + (speed > 0 ? " at \(String(format: "%g", speed))× speed" : " as fast as possible"))
         print("     t   acc Hz  |a| m/s² mean [min, max]     gyr Hz  |ω| °/s mean [max]   mag µT   pressure hPa")
         var summary = StreamSummary()
-        var clock = PacedClock(speed: speed)
-        var now: Int64 = 0
-        let interval = runtime.pollIntervalNanoseconds
         var failure: EngineError?
-        while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
-            clock.wait(until: now)
-            _ = try runtime.poll(nowNanoseconds: now) { reading in
+        let end = playback.durationNanoseconds
+        var nextLine: Int64 = 1_000_000_000
+        var now: Int64 = 0
+        while !runtime.isFinished && now < end - 1 {
+            // One summary line per second of board time: step no further than its end.
+            now = try runtime.step(notAfter: min(end, nextLine) - 1) { reading in
                 do throws(EngineError) { try summary.record(reading) } catch { failure = error }
             }
             if let failure { throw failure }
-            let previous = now
-            now += interval
-            if now / 1_000_000_000 != previous / 1_000_000_000 {
-                printLine(summary: summary, elapsedNanoseconds: now / 1_000_000_000 * 1_000_000_000)
+            if now >= nextLine - 1 {
+                printLine(summary: summary, elapsedNanoseconds: nextLine)
                 summary.startInterval()
+                nextLine += 1_000_000_000
             }
         }
+        now = runtime.isFinished ? now : end
         print("\nend of demo: \(String(format: "%.1f", Double(now) / 1e9)) s of board time")
         print(SummaryReport(summary: summary, source: board).table())
     }

@@ -13,6 +13,9 @@ struct PlaybackOptions: ParsableArguments {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 s, got \(duration)") }
     }
 
+    /// `--duration` in nanoseconds of board time (no duration: never ends).
+    var durationNanoseconds: Int64 { duration.map { Int64(($0 * 1e9).rounded()) } ?? .max }
+
     /// Whether a sample `elapsedNanoseconds` after the first is past `--duration`.
     func isPastDuration(elapsedNanoseconds: Int64) -> Bool {
         guard let duration else { return false }

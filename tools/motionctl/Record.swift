@@ -65,30 +65,32 @@ struct Record: ParsableCommand {
 
     private func recordBoard(_ path: String) throws -> Int {
         let description = try BoardDescription.load(path: path)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot)
+        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
         var metadata = RecordingMetadata()
         metadata["device"] = description.name + ": " + description.chips.map { "\($0.driver) at 0x\(String($0.address, radix: 16))" }.joined(separator: ", ")
         metadata["source"] = "recorded with motionctl record \(OpenCoreMotionVersion.string)"
         metadata["board"] = (path as NSString).lastPathComponent
         let writer = try RecordingWriter(path: out, metadata: metadata)
-        var clock = PacedClock(speed: playback.speed ?? 1)
+        // Chips are read at different moments and FIFO frames arrive back-dated, so readings
+        // wait here until nothing older can still come (longer than any chip's poll interval
+        // or line watchdog), then leave in time order (stable: chips in board order).
+        let horizon: Int64 = 250_000_000
         var pending: [SensorReading] = []
-        pending.reserveCapacity(1024)
+        pending.reserveCapacity(4096)
         var count = 0
-        var now: Int64 = 0
-        let interval = runtime.pollIntervalNanoseconds
-        while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
-            clock.wait(until: now)
-            pending.removeAll(keepingCapacity: true)
-            _ = try runtime.poll(nowNanoseconds: now) { pending.append($0) }
-            // One poll's readings all lie in (previous poll, now]; chips come in board order,
-            // so order them by time (stably) before writing.
-            for reading in pending.enumerated().sorted(by: { ($0.element.timestampNanoseconds, $0.offset) < ($1.element.timestampNanoseconds, $1.offset) }) {
-                try writer.write(RecordedSample(reading.element))
-                count += 1
-            }
-            now += interval
+        func write(upTo time: Int64) throws {
+            pending = pending.enumerated().sorted { ($0.element.timestampNanoseconds, $0.offset) < ($1.element.timestampNanoseconds, $1.offset) }.map(\.element)
+            let ready = pending.prefix { $0.timestampNanoseconds <= time }
+            for reading in ready { try writer.write(RecordedSample(reading)) }
+            count += ready.count
+            pending.removeFirst(ready.count)
         }
+        let end = playback.durationNanoseconds
+        while !runtime.isFinished && runtime.nowNanoseconds < end - 1 {
+            let now = try runtime.step(notAfter: end - 1) { pending.append($0) }
+            if pending.count > 1024 { try write(upTo: now - horizon) }
+        }
+        try write(upTo: .max)
         try writer.close()
         return count
     }

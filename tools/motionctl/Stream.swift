@@ -13,6 +13,9 @@ struct Stream: ParsableCommand {
 
     @OptionGroup var playback: PlaybackOptions
 
+    @Flag(help: "At the end, print per chip how it was read (line or timer) and its edges, recoveries and overflows.")
+    var status = false
+
     @Option(help: "Print every Nth reading of each sensor (1: all).")
     var every: Int = 1
 
@@ -22,24 +25,22 @@ struct Stream: ParsableCommand {
 
     func run() throws {
         let description = try BoardDescription.load(path: board)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot)
+        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
         print("       t s  sensor  x             y             z")
-        // Board time advances in polls fast enough for every chip, paced against the wall clock
-        // (speed 0: no waiting).
-        var clock = PacedClock(speed: playback.speed ?? 1)
         var counts = [Int](repeating: 0, count: SensorChannel.allCases.count)
-        var now: Int64 = 0
-        let interval = runtime.pollIntervalNanoseconds
-        while !runtime.isFinished && !playback.isPastDuration(elapsedNanoseconds: now) {
-            clock.wait(until: now)
-            _ = try runtime.poll(nowNanoseconds: now) { reading in
-                let channel = Int(reading.value.channel.rawValue)
-                counts[channel] += 1
-                guard (counts[channel] - 1) % every == 0 else { return }
-                print(Self.format(reading))
+        try runtime.run(untilNanoseconds: playback.durationNanoseconds) { reading in
+            let channel = Int(reading.value.channel.rawValue)
+            counts[channel] += 1
+            guard (counts[channel] - 1) % every == 0 else { return }
+            print(Self.format(reading))
+        }
+        let now = runtime.isFinished ? runtime.nowNanoseconds : playback.durationNanoseconds
+        if status {
+            for chip in runtime.status {
+                print("\(chip.label) (\(chip.driver)): \(chip.trigger); \(chip.readings) readings, \(chip.edges) edges, "
+                      + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows")
             }
-            now += interval
         }
         let summary = SensorChannel.allCases.filter { counts[Int($0.rawValue)] > 0 }
             .map { "\(counts[Int($0.rawValue)]) \($0.displayName)" }.joined(separator: ", ")

@@ -61,22 +61,22 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // The whole hardware path on a simulated board: emulator + driver + board runtime, 1 s of
-    // a 100 Hz MPU-6050 (100 frames) per iteration; most of the cost is the emulator's.
-    Benchmark("board runtime, simulated GY-521, 1 s (100 frames)") { benchmark in
-        let board = try BoardFileParser.parse("""
-            board = bench
-            [chip imu]
-            driver = mpu6050
-            bus = emulated
-            address = 0x68
-            rate = 100
-            """, path: "bench.board")
-        let runtime = try BoardRuntime(board, root: recordingsFolder)
-        var now: Int64 = 0
-        for _ in benchmark.scaledIterations {
-            for _ in 0..<100 {
-                blackHole(try runtime.poll(nowNanoseconds: now) { blackHole($0) })
-                now += 10_000_000
+    // board time per iteration, read on a timer or on the emulated data-ready pin, at 100 and
+    // 1000 Hz (cost per frame: divide by the frame count); most of the cost is the emulator's.
+    for (rate, interrupt) in [(100, false), (100, true), (1000, false), (1000, true)] {
+        Benchmark("board runtime, simulated GY-521, \(interrupt ? "data-ready pin" : "timer"), 1 s at \(rate) Hz (\(rate) frames)") { benchmark in
+            let board = try BoardFileParser.parse("""
+                board = bench
+                [chip imu]
+                driver = mpu6050
+                bus = emulated
+                address = 0x68
+                rate = \(rate)
+                \(interrupt ? "interrupt = INT" : "")
+                """, path: "bench.board")
+            let runtime = try BoardRuntime(board, root: recordingsFolder, speed: 0)
+            for _ in benchmark.scaledIterations {
+                try runtime.run(untilNanoseconds: runtime.nowNanoseconds + 1_000_000_000) { blackHole($0) }
             }
         }
     }

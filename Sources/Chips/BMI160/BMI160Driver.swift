@@ -13,6 +13,8 @@ public final class BMI160Driver<Bus: I2CBus>: FIFOInertialDriver {
     public let gyroscopeScale = BMI160Table.gyroscopeScales[1]          // ±1000 °/s
     public let outputDataRate: (field: UInt8, millihertz: Int64)
     public let samplePeriodNanoseconds: Int64
+    /// 1024 bytes of 12-byte frames.
+    public var fifoCapacityFrames: Int { BMI160Register.fifoCapacity / 12 }
     public private(set) var recoveries = 0
     public private(set) var overflows = 0
 
@@ -35,6 +37,11 @@ public final class BMI160Driver<Bus: I2CBus>: FIFOInertialDriver {
         try access.write(BMI160Register.gyroscopeConfig, 0x20 | outputDataRate.field, what)
         try access.write(BMI160Register.gyroscopeRange, gyroscopeScale.field, what)
         try access.write(BMI160Register.fifoConfig1, BMI160Register.fifoGyroscopeAndAccelerometer, what)
+        // Data ready on INT1 (push-pull, active high): a board that wires INT1 to a GPIO line is
+        // serviced on its edges, timestamped by the kernel; one that does not just ignores the pin.
+        try access.write(BMI160Register.interruptOutputControl, BMI160Register.int1PushPullActiveHigh, what)
+        try access.write(BMI160Register.interruptMap1, BMI160Register.int1DataReady, what)
+        try access.write(BMI160Register.interruptEnable1, BMI160Register.dataReadyEnable, what)
         try access.write(BMI160Register.command, BMI160Register.accelerometerNormalMode, "starting the BMI160 accelerometer")
         try access.write(BMI160Register.command, BMI160Register.gyroscopeNormalMode, "starting the BMI160 gyroscope")
         try access.write(BMI160Register.command, BMI160Register.fifoFlush, "flushing the BMI160 FIFO")

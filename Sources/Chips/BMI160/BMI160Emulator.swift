@@ -5,7 +5,7 @@ public import SensorBus
 /// samples at the ACC_CONF rate into the data registers and, with FIFO_CONFIG_1 = 0xC0, as
 /// headerless 12-byte frames (gyroscope, accelerometer) into a 1024-byte FIFO that drops its
 /// oldest frame when full, FIFO_DATA bursts that pop it, and injected faults.
-public final class BMI160Emulator: I2CBus {
+public final class BMI160Emulator: I2CBus, EmulatedChip {
     public typealias MotionSource = (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double))
 
     public let name = "emulated I2C bus"
@@ -54,6 +54,17 @@ public final class BMI160Emulator: I2CBus {
             sample(at: nextSampleNanoseconds)
             nextSampleNanoseconds += period
         }
+    }
+
+    /// INT1 pulses at each sample when data ready is enabled (INT_EN_1.int_drdy_en), mapped to
+    /// INT1 (INT_MAP_1.int1_drdy) and the pin's output is enabled (INT_OUT_CTRL.int1_output_en),
+    /// with both sensors in normal mode.
+    public var nextDataReadyNanoseconds: Int64? {
+        let sampling = registers[Int(BMI160Register.powerStatus)] & 0b0011_1100 == BMI160Register.bothNormal
+        let routed = registers[Int(BMI160Register.interruptEnable1)] & BMI160Register.dataReadyEnable != 0
+            && registers[Int(BMI160Register.interruptMap1)] & BMI160Register.int1DataReady != 0
+            && registers[Int(BMI160Register.interruptOutputControl)] & BMI160Register.int1OutputEnable != 0
+        return sampling && routed ? max(nextSampleNanoseconds, nanoseconds) : nil
     }
 
     private func sample(at time: Int64) {

@@ -22,6 +22,18 @@ public enum BMI160Register {
     public static let gyroscopeRange: UInt8 = 0x43
     /// FIFO_CONFIG_1 (§2.11.28): fifo_gyr_en bit 7, fifo_acc_en bit 6, fifo_header_en bit 4.
     public static let fifoConfig1: UInt8 = 0x47
+    /// INT_EN_1 (§2.11.29): int_drdy_en bit 4 (data ready), int_fwm_en bit 6.
+    public static let interruptEnable1: UInt8 = 0x51
+    public static let dataReadyEnable: UInt8 = 0x10
+    /// INT_OUT_CTRL (§2.11.30): int1_output_en bit 3, int1_lvl bit 1 (1: active high),
+    /// int1_od bit 2 (0: push-pull), int1_edge_ctrl bit 0 (0: level).
+    public static let interruptOutputControl: UInt8 = 0x53
+    public static let int1OutputEnable: UInt8 = 0x08
+    /// INT1 enabled, push-pull, active high: what a GPIO watching for rising edges needs.
+    public static let int1PushPullActiveHigh: UInt8 = 0x0A
+    /// INT_MAP_1 (§2.11.32): int1_drdy bit 7 routes data ready to the INT1 pin.
+    public static let interruptMap1: UInt8 = 0x56
+    public static let int1DataReady: UInt8 = 0x80
     /// CMD (§2.11.38): 0x11 accelerometer normal mode, 0x15 gyroscope normal mode, 0xB0 FIFO
     /// flush, 0xB6 soft reset.
     public static let command: UInt8 = 0x7E

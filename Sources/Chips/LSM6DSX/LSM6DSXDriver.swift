@@ -38,6 +38,8 @@ public final class LSM6DSXDriver<Bus: I2CBus> {
         try access.write(LSM6DSXRegister.control3, LSM6DSXRegister.softwareReset | LSM6DSXRegister.addressIncrement, "resetting the \(variant.name)")
         try access.waitUntilClear(register: LSM6DSXRegister.control3, mask: LSM6DSXRegister.softwareReset, what: "the \(variant.name) software reset")
         try access.write(LSM6DSXRegister.control3, LSM6DSXRegister.blockDataUpdate | LSM6DSXRegister.addressIncrement, "configuring the \(variant.name)")
+        // Data ready on INT1: a board that wires INT1 to a GPIO line is read on its edges.
+        try access.write(LSM6DSXRegister.int1Control, LSM6DSXRegister.int1DataReadyAccelerometer, "routing data ready to the \(variant.name) INT1 pin")
         try access.write(LSM6DSXRegister.control1Accelerometer, rateField << 4 | accelerometerScale.field << 2, "starting the \(variant.name) accelerometer")
         try access.write(LSM6DSXRegister.control2Gyroscope, control2, "starting the \(variant.name) gyroscope")
     }

@@ -3,7 +3,7 @@ public import SensorBus
 /// An LSM6DSx at register level: WHO_AM_I per variant, power-down at reset with IF_INC set,
 /// self-clearing SW_RESET, outputs at the accelerometer's ODR with XLDA/GDA (cleared by reading
 /// the outputs), auto-increment per IF_INC, and injected faults.
-public final class LSM6DSXEmulator: I2CBus {
+public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
     public typealias MotionSource = (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double))
 
     public let name = "emulated I2C bus"
@@ -30,13 +30,29 @@ public final class LSM6DSXEmulator: I2CBus {
         registers[Int(LSM6DSXRegister.control3)] = LSM6DSXRegister.addressIncrement
     }
 
+    /// The accelerometer's output data rate field, when it is sampling (0: power-down).
+    private var rateField: Int? {
+        let field = Int(registers[Int(LSM6DSXRegister.control1Accelerometer)] >> 4)
+        return field > 0 && field < LSM6DSXTable.ratesMilliHertz.count ? field : nil
+    }
+
+    /// The INT1 pin signals data ready when INT1_CTRL routes INT1_DRDY_XL or INT1_DRDY_G to it.
+    public var nextDataReadyNanoseconds: Int64? {
+        let routed = registers[Int(LSM6DSXRegister.int1Control)] & (LSM6DSXRegister.int1DataReadyAccelerometer | LSM6DSXRegister.int1DataReadyGyroscope) != 0
+        return routed && rateField != nil ? max(nextSampleNanoseconds, nanoseconds) : nil
+    }
+
     public func advance(to timeNanoseconds: Int64) {
         nanoseconds = timeNanoseconds
-        let field = Int(registers[Int(LSM6DSXRegister.control1Accelerometer)] >> 4)
-        guard field > 0, field < LSM6DSXTable.ratesMilliHertz.count, nanoseconds >= nextSampleNanoseconds else { return }
+        guard let field = rateField, nanoseconds >= nextSampleNanoseconds else { return }
         let period = 1_000_000_000_000 / LSM6DSXTable.ratesMilliHertz[field]
-        while nextSampleNanoseconds <= nanoseconds { nextSampleNanoseconds += period }
-        let (acceleration, angularVelocity) = motion(nanoseconds)
+        // The output registers hold one sample: the newest one due by now.
+        var newest = nextSampleNanoseconds
+        while nextSampleNanoseconds <= nanoseconds {
+            newest = nextSampleNanoseconds
+            nextSampleNanoseconds += period
+        }
+        let (acceleration, angularVelocity) = motion(newest)
         let accelerometerField = registers[Int(LSM6DSXRegister.control1Accelerometer)] >> 2 & 3
         let gyroscopeField = registers[Int(LSM6DSXRegister.control2Gyroscope)] >> 2 & 3
         let accelerometerLSB = LSM6DSXTable.accelerometerScales.first { $0.field == accelerometerField }!.nanoUnitsPerLSB

@@ -3,6 +3,11 @@
 /// endian; IF_INC (CTRL3_C bit 2, set at reset) makes bursts auto-increment.
 public enum LSM6DSXRegister {
     public static let whoAmI: UInt8 = 0x0F
+    /// INT1_CTRL (§9.13): INT1_DRDY_G bit 1, INT1_DRDY_XL bit 0 route data ready to the INT1
+    /// pin (push-pull, active high after reset: CTRL3_C H_LACTIVE = PP_OD = 0).
+    public static let int1Control: UInt8 = 0x0D
+    public static let int1DataReadyAccelerometer: UInt8 = 0x01
+    public static let int1DataReadyGyroscope: UInt8 = 0x02
     /// CTRL1_XL (§9.15): ODR_XL[7:4], FS_XL[3:2].
     public static let control1Accelerometer: UInt8 = 0x10
     /// CTRL2_G (§9.16): ODR_G[7:4], FS_G[3:2].

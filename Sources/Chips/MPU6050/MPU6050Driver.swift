@@ -38,6 +38,8 @@ public final class MPU6050Driver<Bus: I2CBus>: FIFOInertialDriver {
     public let gyroscopeScale: MPU6050Table.FullScale
     /// Sample period in nanoseconds at the actual rate.
     public let samplePeriodNanoseconds: Int64
+    /// 1024 bytes of 12-byte frames.
+    public var fifoCapacityFrames: Int { MPU6050Register.fifoCapacity / 12 }
     public private(set) var recoveries = 0
     public private(set) var overflows = 0
 

@@ -8,7 +8,7 @@ public import SensorBus
 ///
 /// The motion is a caller-given source: acceleration (m/s², specific force, device axes) and
 /// angular velocity (rad/s) at a time, converted to counts with the configured full scale.
-public final class MPU6050Emulator: I2CBus {
+public final class MPU6050Emulator: I2CBus, EmulatedChip {
     /// What the chip feels at a time in nanoseconds.
     public typealias MotionSource = (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double))
 
@@ -62,6 +62,13 @@ public final class MPU6050Emulator: I2CBus {
             sample(at: nextSampleNanoseconds)
             nextSampleNanoseconds += period
         }
+    }
+
+    /// The INT pin pulses at each sample when INT_ENABLE.DATA_RDY_EN is set and the chip is awake.
+    public var nextDataReadyNanoseconds: Int64? {
+        let awake = registers[Int(MPU6050Register.powerManagement1)] & MPU6050Register.sleep == 0 && resetReadsPending == 0
+        let routed = registers[Int(MPU6050Register.interruptEnable)] & MPU6050Register.interruptDataReady != 0
+        return awake && routed ? max(nextSampleNanoseconds, nanoseconds) : nil
     }
 
     private func sample(at time: Int64) {

@@ -15,7 +15,8 @@
 /// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
 /// ```
 public enum BoardFileParser {
-    public static let knownDrivers = ["mpu6050", "bmi160", "lsm6dsx", "bmp280", "lps25h", "lsm9ds1", "lsm9ds1-magnetometer", "lis3mdl", "ak8963"]
+    /// The chip registry's names (`ChipFamily.all`), sorted for messages.
+    public static let knownDrivers: [String] = ChipFamily.all.keys.sorted()
 
     public static func parse(_ text: String, path: String) throws(BoardError) -> BoardDescription {
         var name: String?

@@ -1,138 +1,199 @@
 import Chips
 import FixedPoint
+import LinuxGPIO
 import LinuxI2C
 import LinuxIIO
 public import MotionAlgorithms
 import SensorBus
 
-/// A board brought up from its description: each chip's driver on its bus (a real
-/// `/dev/i2c-N` or the chip's emulator), polled by the engine's clock. Readings leave in
-/// device axes (the board's mounting applied) into a caller-owned buffer: no allocation per poll.
+/// A board brought up from its description and run: each chip's driver on its bus (a real
+/// `/dev/i2c-N`, the chip's emulator, or its kernel IIO driver), read when a sample is ready.
+///
+/// What makes the runtime read a chip, best first:
+/// - its **data-ready line** (`interrupt = GPIO17` in the board file): the runtime sleeps in
+///   poll(2) on the line and reads the chip on each edge, stamping the newest sample with the
+///   edge's kernel timestamp (CLOCK_MONOTONIC, taken in the interrupt handler), FIFO frames
+///   before it back-dated at the sample period. On a simulated board the line is the
+///   emulator's own pin, which rises exactly when the emulator produces a sample, if the
+///   driver routed data ready to it. A line silent for longer than the chip's watchdog (a chip
+///   reset mid-stream forgets its interrupt routing, a wire breaks) gets a read anyway, so the
+///   driver notices the reset and restores the routing, and the chip is polled on its timer
+///   until edges come back: no sample is lost. Such reads are counted in `status`.
+/// - otherwise a **timer**: FIFO chips every quarter of their FIFO's span (at most 10 ms),
+///   chips with one sample in their output registers every half period, barometers and IIO
+///   sysfs devices once per period, each on a fixed schedule.
+///
+/// Readings leave in device axes (the board's mounting applied) through `deliver`, from a
+/// buffer the runtime owns: no allocation per sample on the I2C path.
 public final class BoardRuntime {
-    /// One chip's driver, by family and bus kind (an enum, not an existential: the per-poll
-    /// path dispatches with a switch).
-    enum Session {
-        case inertial(MPU6050Driver<LinuxI2CBus>)
-        case emulatedInertial(MPU6050Driver<MPU6050Emulator>, MPU6050Emulator)
-        case bmi160(BMI160Driver<LinuxI2CBus>)
-        case emulatedBMI160(BMI160Driver<BMI160Emulator>, BMI160Emulator)
-        case barometer(BMP280Driver<LinuxI2CBus>)
-        case emulatedBarometer(BMP280Driver<BMP280Emulator>, BMP280Emulator)
-        case senseHATBarometer(LPS25HDriver<LinuxI2CBus>)
-        case emulatedSenseHATBarometer(LPS25HDriver<LPS25HEmulator>, LPS25HEmulator)
-        case polledInertial(LSM9DS1InertialDriver<LinuxI2CBus>)
-        case emulatedPolledInertial(LSM9DS1InertialDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
-        case lsm6dsx(LSM6DSXDriver<LinuxI2CBus>)
-        case emulatedLSM6DSX(LSM6DSXDriver<LSM6DSXEmulator>, LSM6DSXEmulator)
-        case ak8963(AK8963Driver<LinuxI2CBus>)
-        case emulatedAK8963(AK8963Driver<AK8963Emulator>, AK8963Emulator)
-        case magnetometer(LSM9DS1MagnetometerDriver<LinuxI2CBus>)
-        case emulatedMagnetometer(LSM9DS1MagnetometerDriver<LSM9DS1Emulator>, LSM9DS1Emulator)
-        /// A chip its kernel driver owns, read through IIO's sysfs attributes once per sample period.
-        case iio(IIOSensorDevice, periodNanoseconds: Int64)
-    }
-
     public let description: BoardDescription
-    private var sessions: [(chip: BoardDescription.Chip, session: Session, nextReadNanoseconds: Int64)] = []
+    let sessions: [ChipSession]
+    /// The sessions with a real data-ready line, in the order of `lineWait`'s descriptors.
+    private let lineSessions: [ChipSession]
+    private let lineWait: DescriptorWait?
     private let motion: RecordedMotion?
-    private var scratch: [SensorReading]
+    private var clock: BoardClock
+    private let scratch: UnsafeMutableBufferPointer<SensorReading>
+    /// The board time reached so far.
+    public private(set) var nowNanoseconds: Int64 = 0
 
-    /// Brings every chip up. `root` resolves relative `motion` paths (the repository root).
-    public init(_ description: BoardDescription, root: String) throws(EngineError) {
+    /// Brings every chip up. `root` resolves relative `motion` paths (the repository root);
+    /// `speed` paces a simulated board against the wall clock (1: real time, 0: as fast as
+    /// possible); boards with real chips always run in real time.
+    public init(_ description: BoardDescription, root: String, speed: Double = 1) throws(EngineError) {
         self.description = description
-        scratch = [SensorReading](repeating: SensorReading(timestampNanoseconds: 0, value: .temperature(.zero)), count: 512)
         var motion: RecordedMotion?
         if let path = description.chips.compactMap(\.motionRecording).first {
             motion = try RecordedMotion(path: path.hasPrefix("/") ? path : root + "/" + path)
         }
         self.motion = motion
+        var sessions: [ChipSession] = []
         var buses: [Int: LinuxI2CBus] = [:]
         var contexts: [String: IIOContext] = [:]
         for chip in description.chips {
-            if case .iio(let device, let uri) = chip.bus {
-                sessions.append((chip, try Self.iioSession(for: chip, device: device, uri: uri, contexts: &contexts), 0))
-                continue
-            }
-            do {
-                sessions.append((chip, try Self.session(for: chip, motion: motion, buses: &buses), 0))
-            } catch {
-                throw .chip(label: chip.label, error)
-            }
+            sessions.append(try Self.session(for: chip, motion: motion, buses: &buses, contexts: &contexts))
+        }
+        self.sessions = sessions
+        lineSessions = sessions.filter { if case .line = $0.trigger { true } else { false } }
+        lineWait = lineSessions.isEmpty ? nil : DescriptorWait(lineSessions.map { session in
+            guard case .line(let line) = session.trigger else { return -1 }
+            return line.fileDescriptor
+        })
+        let simulated = description.chips.allSatisfy { $0.bus == .emulated }
+        clock = BoardClock(simulated: simulated, speed: speed)
+        scratch = .allocate(capacity: 512)
+        scratch.initialize(repeating: SensorReading(timestampNanoseconds: 0, value: .temperature(.zero)))
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Whether a simulated board's recording has ended.
+    public var isFinished: Bool { motion?.isFinished ?? false }
+
+    /// Whether the board runs on virtual time (every chip emulated).
+    public var isSimulated: Bool { clock.isSimulated }
+
+    /// What each chip has done so far, in board order.
+    public var status: [ChipStatus] {
+        sessions.map { session in
+            var status = session.status
+            status.recoveries = session.reader.recoveries
+            status.overflows = session.reader.overflows
+            return status
         }
     }
 
-    private static func session(for chip: BoardDescription.Chip, motion: RecordedMotion?,
-                                buses: inout [Int: LinuxI2CBus]) throws(ChipError) -> Session {
-        func linuxBus(_ number: Int) throws(ChipError) -> LinuxI2CBus {
-            if let bus = buses[number] { return bus }
-            do {
-                let bus = try LinuxI2CBus(bus: number)
-                buses[number] = bus
-                return bus
-            } catch {
-                throw .bus(error)
+    /// Waits until the next moment something is due (a data-ready edge, a chip's timer or
+    /// watchdog), but not past board time `limit`, reads what is due and delivers its
+    /// readings; returns the board time reached. Readings of one chip come in time order; chips
+    /// read at the same moment come in board order.
+    @discardableResult
+    public func step(notAfter limit: Int64 = .max, deliver: (SensorReading) -> Void) throws(EngineError) -> Int64 {
+        var due = limit
+        for session in sessions { due = min(due, session.nextDueNanoseconds) }
+        if let lineWait {
+            switch lineWait.wait(untilMonotonic: due == .max ? .max : clock.originNanoseconds + due) {
+            case .failure(let error):
+                throw .dataReadyWaitFailed(errno: error.code)
+            case .success(let index?):
+                try serviceEdges(lineSessions[index], deliver: deliver)
+                return nowNanoseconds
+            case .success(nil):
+                break
+            }
+        } else {
+            clock.wait(until: due)
+        }
+        // Real boards read at the time they woke; simulated ones exactly when due.
+        let now = clock.isSimulated ? due : max(due, clock.now())
+        nowNanoseconds = max(nowNanoseconds, now)
+        for session in sessions where session.nextDueNanoseconds <= due {
+            let byEdge = session.nextEmulatedEdgeNanoseconds.map { $0 <= due } ?? false
+            try read(session, at: now, sampleTime: now, byEdge: byEdge, deliver: deliver)
+        }
+        if let failure = motion?.failure { throw .recording(failure) }
+        return nowNanoseconds
+    }
+
+    /// Runs until just before board time `end` (or until a simulated board's recording ends),
+    /// delivering every reading stamped before `end`.
+    public func run(untilNanoseconds end: Int64, deliver: (SensorReading) -> Void) throws(EngineError) {
+        while !isFinished && nowNanoseconds < end - 1 { try step(notAfter: end - 1, deliver: deliver) }
+    }
+
+    /// Reads a chip whose real line has edges queued: once, stamped with the newest edge.
+    private func serviceEdges(_ session: ChipSession, deliver: (SensorReading) -> Void) throws(EngineError) {
+        guard case .line(let line) = session.trigger else { return }
+        let queued: (count: Int, newest: DataReadyLine.Event)?
+        do { queued = try line.readQueuedEdges() } catch { throw .gpio(label: session.chip.label, error) }
+        guard let queued else { return }
+        let edgeTime = clock.boardTime(monotonic: queued.newest.timestampNanoseconds)
+        nowNanoseconds = max(nowNanoseconds, clock.now())
+        try read(session, at: nowNanoseconds, sampleTime: min(edgeTime, nowNanoseconds), byEdge: true, deliver: deliver)
+    }
+
+    /// Reads everything the chip has (emulators first run up to `time`) and delivers it mounted.
+    private func read(_ session: ChipSession, at time: Int64, sampleTime: Int64, byEdge: Bool,
+                      deliver: (SensorReading) -> Void) throws(EngineError) {
+        session.emulation?.advance(time)
+        while true {
+            let count = try session.reader.read(sampleTime: sampleTime, into: scratch)
+            for index in 0..<count { deliver(Self.mounted(scratch[index], session.chip.mount)) }
+            session.status.readings += count
+            if count < scratch.count { break }
+        }
+        session.scheduleAfterRead(at: time, byEdge: byEdge)
+    }
+
+    /// Opens one chip: its bus or IIO device, its driver, and what triggers its reads.
+    private static func session(for chip: BoardDescription.Chip, motion: RecordedMotion?, buses: inout [Int: LinuxI2CBus],
+                                contexts: inout [String: IIOContext]) throws(EngineError) -> ChipSession {
+        let reader: any ChipReader
+        var emulation: Emulation?
+        switch chip.bus {
+        case .iio(let device, let uri):
+            reader = try iioReader(for: chip, device: device, uri: uri, contexts: &contexts)
+        case .emulated, .i2c:
+            guard let family = ChipFamily.all[chip.driver] else {
+                preconditionFailure("the board parser admits only known drivers")  // our bug if reached
+            }
+            let bus: BoardBus
+            if case .i2c(let number) = chip.bus {
+                if let open = buses[number] {
+                    bus = BoardBus(.linux(open))
+                } else {
+                    do {
+                        let linux = try LinuxI2CBus(bus: number)
+                        buses[number] = linux
+                        bus = BoardBus(.linux(linux))
+                    } catch {
+                        throw .chip(label: chip.label, .bus(error))
+                    }
+                }
+            } else {
+                let emulated = family.emulate(chip, motion)
+                emulation = emulated
+                bus = BoardBus(.emulated(emulated.bus))
+            }
+            do { reader = try family.open(bus, chip) } catch { throw .chip(label: chip.label, error) }
+        }
+        let trigger: ChipSession.Trigger
+        switch (chip.interruptLine, chip.bus) {
+        case (nil, _), (_, .iio):
+            trigger = .timer  // an IIO chip's interrupt belongs to its kernel driver
+        case (_, .emulated):
+            trigger = .emulatedPin
+        case (let name?, .i2c):
+            do { trigger = .line(try DataReadyLine(name: name, consumer: "opencoremotion \(chip.label)")) } catch {
+                throw .gpio(label: chip.label, error)
             }
         }
-        var inertialConfiguration = MPU6050Driver<LinuxI2CBus>.Configuration()
-        if let rate = chip.rateHertz { inertialConfiguration.sampleRateHertz = rate }
-        switch (chip.driver, chip.bus) {
-        case ("mpu6050", .i2c(let number)):
-            return .inertial(try MPU6050Driver(bus: try linuxBus(number), address: chip.address, configuration: inertialConfiguration))
-        case ("mpu6050", .emulated):
-            let emulator = MPU6050Emulator(address: chip.address, motion: inertialMotion(motion))
-            var configuration = MPU6050Driver<MPU6050Emulator>.Configuration()
-            configuration.sampleRateHertz = inertialConfiguration.sampleRateHertz
-            return .emulatedInertial(try MPU6050Driver(bus: emulator, address: chip.address, configuration: configuration), emulator)
-        case ("bmi160", .i2c(let number)):
-            return .bmi160(try BMI160Driver(bus: try linuxBus(number), address: chip.address, sampleRateHertz: chip.rateHertz ?? 100))
-        case ("bmi160", .emulated):
-            let emulator = BMI160Emulator(address: chip.address, motion: inertialMotion(motion))
-            return .emulatedBMI160(try BMI160Driver(bus: emulator, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), emulator)
-        case ("bmp280", .i2c(let number)):
-            return .barometer(try BMP280Driver(bus: try linuxBus(number), address: chip.address))
-        case ("bmp280", .emulated):
-            let emulator = BMP280Emulator(address: chip.address)
-            return .emulatedBarometer(try BMP280Driver(bus: emulator, address: chip.address), emulator)
-        case ("lsm9ds1", .i2c(let number)):
-            return .polledInertial(try LSM9DS1InertialDriver(bus: try linuxBus(number), address: chip.address))
-        case ("lsm9ds1", .emulated):
-            let emulator = LSM9DS1Emulator(inertialAddress: chip.address, motion: lsm9ds1Motion(motion))
-            return .emulatedPolledInertial(try LSM9DS1InertialDriver(bus: emulator, address: chip.address), emulator)
-        case ("lsm6dsx", .i2c(let number)):
-            return .lsm6dsx(try LSM6DSXDriver(bus: try linuxBus(number), address: chip.address, rateHertz: chip.rateHertz ?? 104))
-        case ("lsm6dsx", .emulated):
-            let emulator = LSM6DSXEmulator(address: chip.address, motion: inertialMotion(motion))
-            return .emulatedLSM6DSX(try LSM6DSXDriver(bus: emulator, address: chip.address, rateHertz: chip.rateHertz ?? 104), emulator)
-        case ("ak8963", .i2c(let number)):
-            return .ak8963(try AK8963Driver(bus: try linuxBus(number), address: chip.address))
-        case ("ak8963", .emulated):
-            let emulator = AK8963Emulator(address: chip.address, field: { nanoseconds in
-                guard let motion else { return (19, 0, -46) }
-                motion.advance(to: nanoseconds)
-                return motion.magneticField
-            })
-            return .emulatedAK8963(try AK8963Driver(bus: emulator, address: chip.address), emulator)
-        case ("lsm9ds1-magnetometer", .i2c(let number)), ("lis3mdl", .i2c(let number)):
-            return .magnetometer(try LSM9DS1MagnetometerDriver(bus: try linuxBus(number), address: chip.address,
-                                                               variant: chip.driver == "lis3mdl" ? .lis3mdl : .lsm9ds1))
-        case ("lsm9ds1-magnetometer", .emulated), ("lis3mdl", .emulated):
-            let isLIS3MDL = chip.driver == "lis3mdl"
-            let emulator = LSM9DS1Emulator(magnetometerAddress: chip.address, isLIS3MDL: isLIS3MDL, motion: lsm9ds1Motion(motion))
-            return .emulatedMagnetometer(try LSM9DS1MagnetometerDriver(bus: emulator, address: chip.address,
-                                                                       variant: isLIS3MDL ? .lis3mdl : .lsm9ds1), emulator)
-        case (_, .i2c(let number)):  // "lps25h": the parser admits only known drivers
-            return .senseHATBarometer(try LPS25HDriver(bus: try linuxBus(number), address: chip.address))
-        case (_, .emulated):
-            let emulator = LPS25HEmulator(address: chip.address)
-            return .emulatedSenseHATBarometer(try LPS25HDriver(bus: emulator, address: chip.address), emulator)
-        case (_, .iio):
-            preconditionFailure("IIO chips are opened by iioSession(for:), never here")  // our bug if reached
-        }
+        return ChipSession(chip: chip, reader: reader, emulation: emulation, trigger: trigger)
     }
 
     /// Opens the chip's IIO device (one context per URI), setting its rate if the board asks.
-    private static func iioSession(for chip: BoardDescription.Chip, device name: String, uri: String,
-                                   contexts: inout [String: IIOContext]) throws(EngineError) -> Session {
+    private static func iioReader(for chip: BoardDescription.Chip, device name: String, uri: String,
+                                  contexts: inout [String: IIOContext]) throws(EngineError) -> any ChipReader {
         do {
             let context = try contexts[uri] ?? IIOContext(uri: uri)
             contexts[uri] = context
@@ -144,7 +205,7 @@ public final class BoardRuntime {
             if let requested = chip.rateHertz, !device.availableSamplingFrequencies.isEmpty {
                 rate = try device.setSamplingFrequency(nearest: Double(requested))
             }
-            return .iio(device, periodNanoseconds: Int64(1e9 / max(rate, 0.1)))
+            return IIOAttributeReader(device, label: chip.label, samplePeriodNanoseconds: Int64(1e9 / max(rate, 0.1)))
         } catch let error as EngineError {
             throw error
         } catch let error as IIOError {
@@ -154,193 +215,8 @@ public final class BoardRuntime {
         }
     }
 
-    /// An accelerometer/gyroscope emulator's motion: the recording's, or at rest face up.
-    private static func inertialMotion(_ motion: RecordedMotion?) -> (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double)) {
-        { nanoseconds in
-            guard let motion else { return ((0, 0, 9.80665), (0, 0, 0)) }
-            motion.advance(to: nanoseconds)
-            return (motion.acceleration, motion.angularVelocity)
-        }
-    }
-
-    /// The LSM9DS1 emulator's motion: the recording's, or at rest face up in the Earth's field.
-    private static func lsm9ds1Motion(_ motion: RecordedMotion?) -> LSM9DS1Emulator.MotionSource {
-        { nanoseconds in
-            guard let motion else { return ((0, 0, 9.80665), (0, 0, 0), (19, 0, -46)) }
-            motion.advance(to: nanoseconds)
-            return (motion.acceleration, motion.angularVelocity, motion.magneticField)
-        }
-    }
-
-    /// How often to poll so that no polled chip loses a sample: half the shortest sample period
-    /// of a chip without a FIFO (its output registers hold one sample), between 1 and 10 ms.
-    /// FIFO chips (MPU-6050, BMI160) buffer ≥ 85 frames and need no faster polls.
-    public var pollIntervalNanoseconds: Int64 {
-        var interval: Int64 = 10_000_000
-        for (_, session, _) in sessions {
-            let period: Int64
-            switch session {
-            case .polledInertial(let driver): period = driver.samplePeriodNanoseconds
-            case .emulatedPolledInertial(let driver, _): period = driver.samplePeriodNanoseconds
-            case .lsm6dsx(let driver): period = driver.samplePeriodNanoseconds
-            case .emulatedLSM6DSX(let driver, _): period = driver.samplePeriodNanoseconds
-            case .ak8963(let driver): period = driver.samplePeriodNanoseconds
-            case .emulatedAK8963(let driver, _): period = driver.samplePeriodNanoseconds
-            case .magnetometer(let driver): period = driver.samplePeriodNanoseconds
-            case .emulatedMagnetometer(let driver, _): period = driver.samplePeriodNanoseconds
-            case .iio(_, let samplePeriod): period = samplePeriod
-            default: continue
-            }
-            interval = min(interval, max(1_000_000, period / 2))
-        }
-        return interval
-    }
-
-    /// Whether a simulated board's recording has ended.
-    public var isFinished: Bool { motion?.isFinished ?? false }
-
-    /// Polls every chip at board time `nowNanoseconds` (emulators are first run up to it) and
-    /// calls `deliver` with the readings in device axes. Returns how many were delivered.
-    public func poll(nowNanoseconds: Int64, deliver: (SensorReading) -> Void) throws(EngineError) -> Int {
-        var delivered = 0
-        for index in sessions.indices {
-            let chip = sessions[index].chip
-            if case .iio(let device, let period) = sessions[index].session {
-                // Once per sample period on a fixed schedule (sysfs holds only the latest value).
-                guard nowNanoseconds >= sessions[index].nextReadNanoseconds else { continue }
-                while sessions[index].nextReadNanoseconds <= nowNanoseconds { sessions[index].nextReadNanoseconds += period }
-                delivered += try readIIO(device, chip: chip, now: nowNanoseconds, deliver: deliver)
-                continue
-            }
-            do {
-                switch sessions[index].session {
-                case .inertial(let driver):
-                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
-                case .emulatedInertial(let driver, let emulator):
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
-                case .bmi160(let driver):
-                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
-                case .emulatedBMI160(let driver, let emulator):
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += try drain(driver, chip: chip, now: nowNanoseconds, deliver: deliver)
-                case .barometer(let driver):
-                    delivered += try readBarometer(driver, index: index, now: nowNanoseconds, deliver: deliver)
-                case .emulatedBarometer(let driver, let emulator):
-                    if let motion { emulator.pressurePascals = motion.pressure }
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += try readBarometer(driver, index: index, now: nowNanoseconds, deliver: deliver)
-                case .polledInertial(let driver):
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .emulatedPolledInertial(let driver, let emulator):
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .lsm6dsx(let driver):
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .emulatedLSM6DSX(let driver, let emulator):
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .ak8963(let driver):
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .emulatedAK8963(let driver, let emulator):
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .magnetometer(let driver):
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .emulatedMagnetometer(let driver, let emulator):
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += deliverMounted(try driver.read(nowNanoseconds: nowNanoseconds), chip, deliver)
-                case .iio:
-                    break  // read above, outside this chip-error scope
-                case .senseHATBarometer(let driver):
-                    delivered += try readBarometer(index: index, now: nowNanoseconds, period: driver.measurementPeriodNanoseconds,
-                                                   read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
-                case .emulatedSenseHATBarometer(let driver, let emulator):
-                    if let motion { emulator.pressurePascals = motion.pressure }
-                    emulator.advance(to: nowNanoseconds)
-                    delivered += try readBarometer(index: index, now: nowNanoseconds, period: driver.measurementPeriodNanoseconds,
-                                                   read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
-                }
-            } catch {
-                throw .chip(label: chip.label, error)
-            }
-        }
-        if let failure = motion?.failure { throw .recording(failure) }
-        return delivered
-    }
-
-    private func drain(_ driver: some FIFOInertialDriver, chip: BoardDescription.Chip, now: Int64,
-                                    deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
-        var total = 0
-        while true {
-            let result = try scratch.withUnsafeMutableBufferPointer { (buffer) throws(ChipError) in
-                try driver.drain(into: buffer, nowNanoseconds: now)
-            }
-            for reading in scratch[0..<result.readings] { deliver(mounted(reading, chip.mount)) }
-            total += result.readings
-            if result.readings < scratch.count { return total }
-        }
-    }
-
-    private func readBarometer<Bus: I2CBus>(_ driver: BMP280Driver<Bus>, index: Int, now: Int64,
-                                            deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
-        try readBarometer(index: index, now: now, period: driver.measurementPeriodNanoseconds,
-                          read: { () throws(ChipError) in try driver.read().map { ($0.pressure, $0.temperature) } }, deliver: deliver)
-    }
-
-    /// Reads an IIO device's channels (already in device axes by its mount matrix, then the
-    /// board's mounting) and delivers them in fixed point.
-    private func readIIO(_ device: IIOSensorDevice, chip: BoardDescription.Chip, now: Int64,
-                         deliver: (SensorReading) -> Void) throws(EngineError) -> Int {
-        let values: [IIOSensorDevice.Value]
-        do { values = try device.read() } catch { throw .iio(label: chip.label, error) }
-        for value in values {
-            let sensorValue: SensorValue
-            switch value {
-            case .vector(let kind, let x, let y, let z):
-                let vector = Vector3(x: Q16_16(x), y: Q16_16(y), z: Q16_16(z))
-                switch kind {
-                case .acceleration: sensorValue = .acceleration(vector)
-                case .angularVelocity: sensorValue = .angularVelocity(vector)
-                default: sensorValue = .magneticField(vector)
-                }
-            case .scalar(let kind, let x):
-                sensorValue = kind == .pressure ? .pressure(Q24_8(x)) : .temperature(Q16_16(x))
-            }
-            deliver(mounted(SensorReading(timestampNanoseconds: now, value: sensorValue), chip.mount))
-        }
-        return values.count
-    }
-
-    /// Delivers a polled chip's reading (if any), mounted; returns how many were delivered.
-    private func deliverMounted(_ reading: SensorReading?, _ chip: BoardDescription.Chip, _ deliver: (SensorReading) -> Void) -> Int {
-        guard let reading else { return 0 }
-        deliver(mounted(reading, chip.mount))
-        return 1
-    }
-
-    private func deliverMounted(_ pair: (acceleration: SensorReading, angularVelocity: SensorReading)?, _ chip: BoardDescription.Chip,
-                                _ deliver: (SensorReading) -> Void) -> Int {
-        guard let pair else { return 0 }
-        deliver(mounted(pair.acceleration, chip.mount))
-        deliver(mounted(pair.angularVelocity, chip.mount))
-        return 2
-    }
-
-    /// Reads a barometer once per measurement period (faster polls would repeat its latest
-    /// result) and delivers pressure and temperature.
-    private func readBarometer(index: Int, now: Int64, period: Int64, read: () throws(ChipError) -> (Q24_8, Q16_16)?,
-                               deliver: (SensorReading) -> Void) throws(ChipError) -> Int {
-        guard now >= sessions[index].nextReadNanoseconds, let (pressure, temperature) = try read() else { return 0 }
-        // A fixed schedule, so that slow polls do not stretch the barometer's period.
-        while sessions[index].nextReadNanoseconds <= now { sessions[index].nextReadNanoseconds += period }
-        deliver(SensorReading(timestampNanoseconds: now, value: .pressure(pressure)))
-        deliver(SensorReading(timestampNanoseconds: now, value: .temperature(temperature)))
-        return 2
-    }
-
     /// The reading in device axes: vectors permuted and signed per the board's `mount`.
-    private func mounted(_ reading: SensorReading, _ mount: BoardDescription.AxisMapping) -> SensorReading {
+    static func mounted(_ reading: SensorReading, _ mount: BoardDescription.AxisMapping) -> SensorReading {
         func map(_ vector: Vector3) -> Vector3 {
             func axis(_ index: Int) -> Q16_16 {
                 let (source, sign) = mount.axes[index]

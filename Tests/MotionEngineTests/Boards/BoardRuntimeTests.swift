@@ -7,16 +7,12 @@ import Testing
 import TestSupport
 
 @Suite struct BoardRuntimeTests {
-    /// Runs a board for `seconds` of board time in 10 ms polls; returns every reading.
+    /// Runs a board for `seconds` of board time, as fast as possible; returns every reading.
     func run(_ text: String, seconds: Double) throws -> [SensorReading] {
         let board = try BoardFileParser.parse(text, path: "test.board")
-        let runtime = try BoardRuntime(board, root: ProjectPaths.root)
+        let runtime = try BoardRuntime(board, root: ProjectPaths.root, speed: 0)
         var readings: [SensorReading] = []
-        var now: Int64 = 0
-        while Double(now) / 1e9 < seconds {
-            _ = try runtime.poll(nowNanoseconds: now) { readings.append($0) }
-            now += 10_000_000
-        }
+        try runtime.run(untilNanoseconds: Int64(seconds * 1e9)) { readings.append($0) }
         return readings
     }
 
@@ -50,13 +46,20 @@ import TestSupport
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 20_000_000 })
     }
 
-    @Test func theMountingIsApplied() throws {
-        let flipped = Self.simulated + "\nmount = -y x -z"
-        let plain = try run(Self.simulated, seconds: 0.1), turned = try run(flipped, seconds: 0.1)
-        guard case .acceleration(let a) = plain[0].value, case .acceleration(let b) = turned[0].value else {
-            Issue.record("first readings are accelerations"); return
-        }
-        #expect(b.x == -a.y && b.y == a.x && b.z == -a.z)
+    @Test func aTurnedChipStillReportsTheDevicesMotion() throws {
+        // The emulated chip, mounted turned, feels the recording in its own axes; the runtime's
+        // mounting turns its readings back into device axes: the same as an unturned chip's.
+        let turned = Self.simulated + "\nmount = -y x -z"
+        let plain = try run(Self.simulated, seconds: 0.1), mounted = try run(turned, seconds: 0.1)
+        #expect(plain.count == 10 && mounted.count == 10)
+        #expect(plain.map(\.value) == mounted.map(\.value))
+        // What the chip itself measured is in its axes: device (x, y, z) = (−chip y, chip x, −chip z).
+        let mapping = try BoardFileParser.parse(turned, path: "t.board").chips[0].mount
+        let chip = mapping.chipAxes((1, 2, 3))
+        #expect(chip.0 == 2 && chip.1 == -1 && chip.2 == -3)
+        let measured = Vector3(x: Q16_16(chip.0), y: Q16_16(chip.1), z: Q16_16(chip.2))
+        let back = BoardRuntime.mounted(SensorReading(timestampNanoseconds: 0, value: .acceleration(measured)), mapping)
+        #expect(back.value == .acceleration(Vector3(x: Q16_16(1.0), y: Q16_16(2.0), z: Q16_16(3.0))))
     }
 
     @Test func aBarometerOnTheBoardReportsPressureAndTemperatureOncePerMeasurement() throws {
@@ -79,10 +82,10 @@ import TestSupport
     @Test func theSimulatedSenseHATDeliversEveryChipAtItsRate() throws {
         let readings = try run(String(decoding: try fileBytes("\(ProjectPaths.root)/boards/sim-sense-hat.board"), as: UTF8.self), seconds: 1)
         func count(_ channel: SensorChannel) -> Int { readings.filter { $0.value.channel == channel }.count }
-        // Polls at 0, 10, …, 990 ms see every measurement made by then: 59.5 Hz accelerometer /
-        // gyroscope at k × 16.8 ms (k = 0…58), 40 Hz magnetometer, 25 Hz barometer. None is lost
-        // (each poll interval is shorter than every period) and none repeated.
-        #expect(count(.accelerometer) == 59 && count(.gyroscope) == 59)
+        // Every measurement made before 1 s: 59.5 Hz accelerometer / gyroscope at k × 16.807 ms
+        // (k = 0…59: the last at 991.6 ms), 40 Hz magnetometer, 25 Hz barometer. None is lost
+        // (each chip is polled at half its period or faster) and none repeated.
+        #expect(count(.accelerometer) == 60 && count(.gyroscope) == 60)
         #expect(count(.magnetometer) == 40)
         #expect(count(.barometer) == 25)
         // The BROAD recording's field (|B| ≈ 43 µT) reaches the emulated magnetometer.
@@ -113,13 +116,16 @@ import TestSupport
     }
 
     @Test func pollsFastEnoughForEveryPolledChip() throws {
-        func interval(_ name: String) throws -> Int64 {
+        func triggers(_ name: String) throws -> [String] {
             try BoardRuntime(try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board"), root: ProjectPaths.root)
-                .pollIntervalNanoseconds
+                .status.map(\.trigger)
         }
-        #expect(try interval("sim-gy-521") == 10_000_000)           // FIFO only
-        #expect(try interval("sim-sense-hat") == 8_403_361)         // LSM9DS1 at 59.5 Hz: half of 16.807 ms
-        #expect(try interval("sim-lsm6dsox-lis3mdl") == 4_807_692)  // LSM6DSx at 104 Hz
+        #expect(try triggers("sim-gy-521-bmp280") == ["polled every 10.0 ms", "polled every 38.0 ms"])  // FIFO: 85 frames = 850 ms, at most 10 ms
+        #expect(try triggers("sim-gy-521") == ["emulated data-ready pin"])  // INT wired, as on the real GY-521
+        // LSM9DS1 at 59.5 Hz: half of 16.807 ms; LPS25H once per 40 ms measurement.
+        // Magnetometers at 40 Hz: half of 25 ms, at most 10 ms.
+        #expect(try triggers("sim-sense-hat") == ["polled every 8.403361 ms", "polled every 10.0 ms", "polled every 40.0 ms"])
+        #expect(try triggers("sim-lsm6dsox-lis3mdl") == ["polled every 4.807692 ms", "polled every 10.0 ms"])  // LSM6DSx at 104 Hz
     }
 
     @Test func aMissingBusNamesTheChipAndTheFix() {

@@ -1,0 +1,56 @@
+public import FixedPoint
+public import MotionAlgorithms
+
+// The shapes a chip driver comes in, so that the engine reads every chip of a shape the same
+// way (adding a chip of an existing shape is its folder plus one registry line, no engine code).
+// FIFOInertialDriver, the fourth shape, lives beside the shared FIFO reader in FIFODrain.swift.
+
+/// Every driver notices a chip that was reset (or lost power) mid-stream, re-initialises it by
+/// itself and counts it.
+public protocol SelfRecoveringDriver: AnyObject {
+    /// How many times the chip was found reset and brought back.
+    var recoveries: Int { get }
+}
+
+/// An accelerometer + gyroscope read from its output registers, one sample at a time.
+public protocol PolledInertialDriver: SelfRecoveringDriver {
+    /// Time between two samples at the configured output data rate, in nanoseconds.
+    var samplePeriodNanoseconds: Int64 { get }
+    /// The newest (acceleration, angular velocity) pair stamped `nowNanoseconds`, or nil when
+    /// the chip has no new sample (or was found reset and re-initialised).
+    func read(nowNanoseconds: Int64) throws(ChipError) -> (acceleration: SensorReading, angularVelocity: SensorReading)?
+}
+
+/// A magnetometer read from its output registers, one sample at a time.
+public protocol PolledMagnetometerDriver: SelfRecoveringDriver {
+    /// Time between two samples, in nanoseconds.
+    var samplePeriodNanoseconds: Int64 { get }
+    /// The newest magnetic field stamped `nowNanoseconds`, or nil when there is none.
+    func read(nowNanoseconds: Int64) throws(ChipError) -> SensorReading?
+}
+
+/// A barometer: pressure and die temperature, one measurement per period.
+public protocol BarometerDriver: SelfRecoveringDriver {
+    /// Time between two measurements, in nanoseconds.
+    var measurementPeriodNanoseconds: Int64 { get }
+    /// The latest measurement: pressure in Pa (Q24.8) and temperature in °C (Q16.16); nil
+    /// when the chip has none yet (just started, or found reset and re-initialised).
+    func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)?
+}
+
+extension LSM9DS1InertialDriver: PolledInertialDriver {}
+extension LSM6DSXDriver: PolledInertialDriver {}
+extension AK8963Driver: PolledMagnetometerDriver {}
+extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
+
+extension BMP280Driver: BarometerDriver {
+    public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
+        try read().map { ($0.pressure, $0.temperature) }
+    }
+}
+
+extension LPS25HDriver: BarometerDriver {
+    public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
+        try read().map { ($0.pressure, $0.temperature) }
+    }
+}

@@ -1,0 +1,183 @@
+import Chips
+import FixedPoint
+import LinuxIIO
+import MotionAlgorithms
+
+/// One chip's way of producing readings, whatever its family: the board runtime's only view of
+/// a driver. Readers write into the runtime's buffer (no allocation per read) and say how often
+/// they must be read so that no sample is lost.
+protocol ChipReader: AnyObject {
+    /// Time between two samples, in nanoseconds.
+    var samplePeriodNanoseconds: Int64 { get }
+    /// How often to read the chip when nothing tells the runtime a sample is ready (no
+    /// data-ready line): often enough that none is lost.
+    var pollIntervalNanoseconds: Int64 { get }
+    /// How long a data-ready line may stay silent before the runtime reads the chip anyway: a
+    /// reset chip forgets its interrupt routing, and only a read lets the driver notice and
+    /// re-initialise it. Shorter than what the chip can hold, so a FIFO never overflows meanwhile.
+    var lineWatchdogNanoseconds: Int64 { get }
+    /// Reads what the chip has into `readings`; `sampleTime` is when its newest sample was
+    /// taken (a data-ready edge's timestamp) or, when polled, the poll's time. Returns how many
+    /// were written; a full buffer means more may be waiting.
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int
+    /// Chip resets the driver noticed and recovered from; FIFO overflows (samples lost).
+    var recoveries: Int { get }
+    var overflows: Int { get }
+}
+
+extension ChipReader {
+    var overflows: Int { 0 }
+}
+
+/// Polling interval for a chip whose output registers hold one sample: half its period, so
+/// none is missed, between 0.5 and 10 ms.
+private func registerPollInterval(_ period: Int64) -> Int64 { min(10_000_000, max(500_000, period / 2)) }
+
+/// Line watchdog for a chip whose output registers hold one sample: four periods, at least 20 ms.
+private func registerWatchdog(_ period: Int64) -> Int64 { max(20_000_000, 4 * period) }
+
+/// A FIFO accelerometer + gyroscope (MPU-6050 family, BMI160): drained in bursts.
+final class FIFOReader<Driver: FIFOInertialDriver>: ChipReader {
+    let driver: Driver
+    let label: String
+
+    init(_ driver: Driver, label: String) {
+        self.driver = driver
+        self.label = label
+    }
+
+    var recoveries: Int { driver.recoveries }
+    var overflows: Int { driver.overflows }
+    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
+    /// What the FIFO spans, in nanoseconds.
+    private var spanNanoseconds: Int64 { Int64(driver.fifoCapacityFrames) * driver.samplePeriodNanoseconds }
+    /// A quarter of the FIFO's span, at most 10 ms (latency).
+    var pollIntervalNanoseconds: Int64 { min(10_000_000, spanNanoseconds / 4) }
+    var lineWatchdogNanoseconds: Int64 { min(registerWatchdog(samplePeriodNanoseconds), spanNanoseconds / 2) }
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        do {
+            return try driver.drain(into: readings, nowNanoseconds: sampleTime).readings
+        } catch {
+            throw .chip(label: label, error)
+        }
+    }
+}
+
+/// An accelerometer + gyroscope read from its output registers (LSM9DS1, LSM6DSx).
+final class PolledInertialReader<Driver: PolledInertialDriver>: ChipReader {
+    let driver: Driver
+    let label: String
+
+    init(_ driver: Driver, label: String) {
+        self.driver = driver
+        self.label = label
+    }
+
+    var recoveries: Int { driver.recoveries }
+    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
+    var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
+    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        let pair: (acceleration: SensorReading, angularVelocity: SensorReading)?
+        do { pair = try driver.read(nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
+        guard let pair else { return 0 }
+        readings[0] = pair.acceleration
+        readings[1] = pair.angularVelocity
+        return 2
+    }
+}
+
+/// A magnetometer read from its output registers (AK8963, LSM9DS1 magnetometer, LIS3MDL).
+final class PolledMagnetometerReader<Driver: PolledMagnetometerDriver>: ChipReader {
+    let driver: Driver
+    let label: String
+
+    init(_ driver: Driver, label: String) {
+        self.driver = driver
+        self.label = label
+    }
+
+    var recoveries: Int { driver.recoveries }
+    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
+    var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
+    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        let reading: SensorReading?
+        do { reading = try driver.read(nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
+        guard let reading else { return 0 }
+        readings[0] = reading
+        return 1
+    }
+}
+
+/// A barometer (BMP280/BME280, LPS25H): read once per measurement period on a fixed schedule
+/// (faster reads would repeat its latest result; a schedule keeps slow reads from stretching it).
+final class BarometerReader<Driver: BarometerDriver>: ChipReader {
+    let driver: Driver
+    let label: String
+
+    init(_ driver: Driver, label: String) {
+        self.driver = driver
+        self.label = label
+    }
+
+    var recoveries: Int { driver.recoveries }
+    var samplePeriodNanoseconds: Int64 { driver.measurementPeriodNanoseconds }
+    var pollIntervalNanoseconds: Int64 { samplePeriodNanoseconds }
+    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        let measurement: (pressure: Q24_8, temperature: Q16_16)?
+        do { measurement = try driver.readPressureAndTemperature() } catch { throw .chip(label: label, error) }
+        guard let measurement else { return 0 }
+        readings[0] = SensorReading(timestampNanoseconds: sampleTime, value: .pressure(measurement.pressure))
+        readings[1] = SensorReading(timestampNanoseconds: sampleTime, value: .temperature(measurement.temperature))
+        return 2
+    }
+}
+
+/// A chip its kernel driver owns, read through IIO's sysfs attributes once per sample period
+/// (sysfs holds only the latest value). Each read goes through libiio's attribute files and
+/// builds small arrays: fine at sysfs rates, not a per-sample path for high rates.
+final class IIOAttributeReader: ChipReader {
+    let device: IIOSensorDevice
+    let label: String
+    let samplePeriodNanoseconds: Int64
+
+    init(_ device: IIOSensorDevice, label: String, samplePeriodNanoseconds: Int64) {
+        self.device = device
+        self.label = label
+        self.samplePeriodNanoseconds = samplePeriodNanoseconds
+    }
+
+    var pollIntervalNanoseconds: Int64 { samplePeriodNanoseconds }
+    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+    /// The kernel driver recovers its chip; nothing is counted here.
+    var recoveries: Int { 0 }
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        let values: [IIOSensorDevice.Value]
+        do { values = try device.read() } catch { throw .iio(label: label, error) }
+        var count = 0
+        for value in values.prefix(readings.count) {
+            let sensorValue: SensorValue
+            switch value {
+            case .vector(let kind, let x, let y, let z):
+                let vector = Vector3(x: Q16_16(x), y: Q16_16(y), z: Q16_16(z))
+                switch kind {
+                case .acceleration: sensorValue = .acceleration(vector)
+                case .angularVelocity: sensorValue = .angularVelocity(vector)
+                default: sensorValue = .magneticField(vector)
+                }
+            case .scalar(let kind, let x):
+                sensorValue = kind == .pressure ? .pressure(Q24_8(x)) : .temperature(Q16_16(x))
+            }
+            readings[count] = SensorReading(timestampNanoseconds: sampleTime, value: sensorValue)
+            count += 1
+        }
+        return count
+    }
+}

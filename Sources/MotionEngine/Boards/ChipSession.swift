@@ -1,0 +1,98 @@
+import Chips
+import LinuxGPIO
+
+/// One chip on a running board: its reader, what tells the runtime a sample is ready, and its
+/// schedule.
+final class ChipSession {
+    /// What makes the runtime read the chip.
+    enum Trigger {
+        /// Nothing: the chip is polled every `pollIntervalNanoseconds` on a fixed schedule.
+        case timer
+        /// The emulated chip's own interrupt pin (a simulated board whose chip names an
+        /// `interrupt` line): edges exactly when the emulator produces a sample, if the driver
+        /// routed data ready to the pin.
+        case emulatedPin
+        /// A real GPIO data-ready line, its edges stamped by the kernel.
+        case line(DataReadyLine)
+    }
+
+    let chip: BoardDescription.Chip
+    let reader: any ChipReader
+    let emulation: Emulation?
+    let trigger: Trigger
+    /// Board time of the next read that no edge asks for: the timer's next tick, or the line's
+    /// watchdog (a chip reset mid-stream forgets its interrupt routing; this read lets the
+    /// driver see the reset and restore it).
+    var nextPollNanoseconds: Int64 = 0
+    /// Board time of the latest read (none yet: `Int64.min`).
+    var lastReadNanoseconds: Int64 = .min
+    var status: ChipStatus
+
+    init(chip: BoardDescription.Chip, reader: any ChipReader, emulation: Emulation?, trigger: Trigger) {
+        self.chip = chip
+        self.reader = reader
+        self.emulation = emulation
+        self.trigger = trigger
+        let triggerName: String
+        switch trigger {
+        case .timer: triggerName = "polled every \(Double(reader.pollIntervalNanoseconds) / 1e6) ms"
+        case .emulatedPin: triggerName = "emulated data-ready pin"
+        case .line(let line): triggerName = "data-ready line \(line.name) (\(line.location))"
+        }
+        status = ChipStatus(label: chip.label, driver: chip.driver, trigger: triggerName,
+                            samplePeriodNanoseconds: reader.samplePeriodNanoseconds)
+    }
+
+    /// The emulated pin's next edge (nil: no emulated pin, or it will not rise).
+    var nextEmulatedEdgeNanoseconds: Int64? {
+        guard case .emulatedPin = trigger, let edge = emulation?.chip.nextDataReadyNanoseconds else { return nil }
+        // Never twice at the same instant (a chip re-initialised at t restarts its schedule at t).
+        return max(edge, lastReadNanoseconds &+ 1)
+    }
+
+    /// When the session is next due without a real edge: an emulated pin's next edge, or the
+    /// next poll (timer tick or line watchdog).
+    var nextDueNanoseconds: Int64 { min(nextEmulatedEdgeNanoseconds ?? .max, nextPollNanoseconds) }
+
+    /// After a read at `time`: when to read next if no edge comes first. A line that brought
+    /// this read is trusted for a watchdog period; a line that stayed silent (a reset chip, a
+    /// broken wire, a chip that cannot route data ready) degrades to timer polling until its
+    /// edges come back, so no sample is lost meanwhile.
+    func scheduleAfterRead(at time: Int64, byEdge: Bool) {
+        let isFirstRead = lastReadNanoseconds == .min
+        lastReadNanoseconds = time
+        switch trigger {
+        case .timer:
+            // A fixed schedule, so that late reads do not stretch the period.
+            let interval = reader.pollIntervalNanoseconds
+            if nextPollNanoseconds <= time { nextPollNanoseconds += ((time - nextPollNanoseconds) / interval + 1) * interval }
+        case .emulatedPin, .line:
+            if byEdge {
+                status.edges += 1
+                nextPollNanoseconds = time + reader.lineWatchdogNanoseconds
+            } else {
+                if !isFirstRead { status.watchdogReads += 1 }
+                nextPollNanoseconds = time + reader.pollIntervalNanoseconds
+            }
+        }
+    }
+}
+
+/// What a chip on a running board has done, for diagnostics (`motionctl stream --status`).
+public struct ChipStatus: Sendable, Equatable {
+    public var label: String
+    public var driver: String
+    /// How the chip is read: "polled every 5.0 ms", "data-ready line GPIO17 (gpiochip0 line 17)".
+    public var trigger: String
+    public var samplePeriodNanoseconds: Int64
+    /// Readings delivered.
+    public var readings = 0
+    /// Reads brought by a data-ready edge (edges queued while the runtime was late count once).
+    public var edges = 0
+    /// Reads made because the chip's data-ready line stayed silent past its watchdog (a reset
+    /// chip, a broken wire): the line degrades to timer polling until its edges come back.
+    public var watchdogReads = 0
+    /// FIFO overflows (samples lost before a drain) and chip resets recovered, from the driver.
+    public var overflows = 0
+    public var recoveries = 0
+}
