@@ -12,12 +12,8 @@ motionctl="${1:?usage: $0 PATH/TO/motionctl}"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
-passed=0; failed=0
-check() {
-    local name="$1"; shift
-    if "$@" >"$root/last.log" 2>&1; then passed=$((passed + 1)); echo "ok   $name"
-    else failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$root/last.log" | tail -20; fi
-}
+# shellcheck source=tools/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 # shellcheck disable=SC2046  # pkg-config output is a word list
 if ! gcc -std=gnu11 -Wall -Wextra -Werror -O1 -o "$root/fixture" "$here/level1/i2c_umockdev_fixture.c" \
@@ -155,5 +151,4 @@ read_error_is_reported() {
 check "an EIO on a register read (I2C_RDWR) is reported with errno 5" read_error_is_reported ""
 check "an EIO on a register read (SMBus fallback) is reported with errno 5" read_error_is_reported --smbus-only
 
-echo "i2c-umockdev: $passed passed, $failed failed"
-((failed == 0))
+finish i2c-umockdev

@@ -6,12 +6,9 @@ cd "$(dirname "$0")/.."
 motionctl="${1:?usage: $0 PATH/TO/motionctl}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-passed=0; failed=0
-check() {  # check NAME COMMAND...: passes when COMMAND succeeds
-    local name="$1"; shift
-    if "$@" >"$work/last.log" 2>&1; then passed=$((passed + 1)); echo "ok   $name"
-    else failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$work/last.log" | tail -20; fi
-}
+root="$work"
+# shellcheck source=tools/checks.sh
+source tools/checks.sh  # the working directory is the repository root (cd above)
 data_rows() { zcat -f "$1" | grep -vc -e '^#' -e '^t,sensor'; }
 
 walk=Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz
@@ -120,5 +117,4 @@ probe_explains_missing_buses() {
 }
 check "probe scans the I2C buses or says how to enable them" probe_explains_missing_buses
 
-echo "motionctl: $passed passed, $failed failed"
-((failed == 0))
+finish motionctl

@@ -56,7 +56,8 @@ public final class IIOSensorDevice {
     /// The driver's name for the device, e.g. "lsm9ds1_accel", "lps25h".
     public let name: String
     public let channels: [Channel]
-    private let channelHandles: [OpaquePointer]
+    /// libiio channel handles, parallel to `channels` (used by IIOBufferedCapture).
+    let channelHandles: [OpaquePointer]
 
     init(context: IIOContext, handle: OpaquePointer) {
         self.context = context
@@ -79,9 +80,10 @@ public final class IIOSensorDevice {
         channelHandles = order.map { handles[$0] }
     }
 
-    private var label: String { "\(id) (\(name))" }
+    /// "iio:device0 (bmi160)", for messages.
+    var label: String { "\(id) (\(name))" }
 
-    private func failure(_ problem: String, _ code: Int32) -> IIOError {
+    func failure(_ problem: String, _ code: Int32) -> IIOError {
         IIOError(context: context.uri, device: label, problem: "\(problem): \(IIOCalls.message(errno: code))",
                  advice: IIOCalls.advice(errno: code))
     }

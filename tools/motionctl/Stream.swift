@@ -16,11 +16,11 @@ struct Stream: ParsableCommand {
     @Flag(help: "At the end, print per chip how it was read (line or timer) and its edges, recoveries and overflows.")
     var status = false
 
-    @Option(help: "Print every Nth reading of each sensor (1: all).")
-    var every: Int = 1
+    @Option(help: "Print at most one reading per sensor per this many seconds (0: all), as an app's update interval would.")
+    var interval: Double = 0
 
     func validate() throws {
-        guard every >= 1 else { throw ValidationError("--every must be 1 or more, got \(every)") }
+        guard interval >= 0, interval.isFinite else { throw ValidationError("--interval must be 0 or more seconds, got \(interval)") }
     }
 
     func run() throws {
@@ -28,13 +28,12 @@ struct Stream: ParsableCommand {
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
         print("       t s  sensor  x             y             z")
+        // Two subscribers, as two apps would have: one counts every reading, one prints at its interval.
+        let subscribers = SensorSubscribers()
         var counts = [Int](repeating: 0, count: SensorChannel.allCases.count)
-        try runtime.run(untilNanoseconds: playback.durationNanoseconds) { reading in
-            let channel = Int(reading.value.channel.rawValue)
-            counts[channel] += 1
-            guard (counts[channel] - 1) % every == 0 else { return }
-            print(Self.format(reading))
-        }
+        _ = subscribers.subscribe(Set(SensorChannel.allCases)) { counts[Int($0.value.channel.rawValue)] += 1 }
+        _ = subscribers.subscribe(Set(SensorChannel.allCases), intervalNanoseconds: Int64(interval * 1e9)) { print(Self.format($0)) }
+        try runtime.run(untilNanoseconds: playback.durationNanoseconds, deliver: subscribers.publish)
         let now = runtime.isFinished ? runtime.nowNanoseconds : playback.durationNanoseconds
         if status {
             for chip in runtime.status {

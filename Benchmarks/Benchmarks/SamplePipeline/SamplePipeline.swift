@@ -75,9 +75,41 @@ let benchmarks: @Sendable () -> Void = {
                 \(interrupt ? "interrupt = INT" : "")
                 """, path: "bench.board")
             let runtime = try BoardRuntime(board, root: recordingsFolder, speed: 0)
+            benchmark.startMeasurement()  // not the set-up: the runtime's steady state
             for _ in benchmark.scaledIterations {
                 try runtime.run(untilNanoseconds: runtime.nowNanoseconds + 1_000_000_000) { blackHole($0) }
             }
+        }
+    }
+
+    // Cost against the number of chips: the MPU-9250 twin (IMU on its pin + AK8963 polled
+    // every 5 ms) and the Sense HAT twin (three chips, all polled), 1 s each.
+    for name in ["sim-mpu-9250", "sim-sense-hat"] {
+        Benchmark("board runtime, \(name).board, 1 s") { benchmark in
+            let board = try BoardDescription.load(path: recordingsFolder + "../../boards/\(name).board")
+            var chips = board
+            for index in chips.chips.indices { chips.chips[index].motionRecording = nil }  // no recording: cost of the path alone
+            let runtime = try BoardRuntime(chips, root: recordingsFolder, speed: 0)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                try runtime.run(untilNanoseconds: runtime.nowNanoseconds + 1_000_000_000) { blackHole($0) }
+            }
+        }
+    }
+
+    // Fan-out to subscribers (each at its own interval), per 1024 readings.
+    for count in [1, 4, 16] {
+        Benchmark("subscribers: fan-out to \(count), per 1024 readings") { benchmark in
+            let subscribers = SensorSubscribers()
+            var delivered = 0
+            for index in 0..<count {
+                _ = subscribers.subscribe([.accelerometer, .gyroscope, .magnetometer], intervalNanoseconds: Int64(index) * 5_000_000) { _ in delivered += 1 }
+            }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                for reading in readings { subscribers.publish(reading) }
+            }
+            blackHole(delivered)
         }
     }
 

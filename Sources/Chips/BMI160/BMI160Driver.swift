@@ -75,7 +75,13 @@ public final class BMI160Driver<Bus: I2CBus>: FIFOInertialDriver {
                                    }
                                },
                                decode: { frame in
-                                   // Headerless frames put the gyroscope first (§2.5.1).
+                                   // Headerless frames put the gyroscope first (§2.5.1), each axis
+                                   // little endian. Worked example at ±1000 °/s and ±8 g: the frame
+                                   //   10 00  F0 FF  00 00  00 00  00 00  00 10
+                                   // is gyroscope x = 0x0010 = 16 counts × 532.113 µrad/s = 0.008514
+                                   // rad/s, y = 0xFFF0 = −16 counts = −0.008514 rad/s, z = 0, and
+                                   // acceleration x = y = 0, z = 0x1000 = 4096 counts × 2.394202
+                                   // mm/s² = 9.80665 m/s² (1 g).
                                    (CountConversion.littleEndianVector(frame, at: 6, nanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB),
                                     CountConversion.littleEndianVector(frame, at: 0, nanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB))
                                })

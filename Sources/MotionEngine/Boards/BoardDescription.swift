@@ -20,6 +20,17 @@ public struct BoardDescription: Sendable, Equatable {
         public var motionRecording: String?
         /// Requested rate, Hz (the driver picks the nearest it supports).
         public var rateHertz: Int?
+        /// For IIO chips: how samples are taken (`capture = sysfs | buffer`, `trigger = NAME`).
+        public var iioCapture: IIOCapture = .sysfs
+    }
+
+    /// How an IIO chip's samples are taken.
+    public enum IIOCapture: Sendable, Equatable {
+        /// Its sysfs attributes, once per sample period on the runtime's clock.
+        case sysfs
+        /// Its IIO buffer: every scan the kernel driver pushes, with the kernel's timestamp,
+        /// driven by the named trigger (an hrtimer trigger "t0") or the device's own (nil).
+        case buffer(trigger: String?)
     }
 
     public enum Bus: Sendable, Equatable {

@@ -12,6 +12,8 @@
 /// interrupt = GPIO17      # optional: the data-ready line's name
 /// mount = x y z           # device x, y, z from chip axes, signed: e.g. "-y x z"
 /// rate = 100              # optional, Hz
+/// capture = buffer        # iio only: sysfs (default) or buffer (the kernel's timestamped scans)
+/// trigger = t0            # iio buffer only: the trigger to drive it (default: the device's own)
 /// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
 /// ```
 public enum BoardFileParser {
@@ -54,9 +56,9 @@ public enum BoardFileParser {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
             guard !value.isEmpty else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" has no value") }
             if var current = section {
-                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri"].contains(key) else {
+                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger"].contains(key) else {
                     throw BoardError(path: path, line: lineNumber, problem: "unknown chip setting \"\(key)\"",
-                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, device, uri.")
+                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, device, uri, capture, trigger.")
                 }
                 guard current.values[key] == nil else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" is set twice") }
                 current.values[key] = (value, lineNumber)
@@ -99,7 +101,7 @@ public enum BoardFileParser {
         } else {
             throw BoardError(path: path, line: busEntry.line, problem: "bus \"\(busEntry.value)\" is not \"i2c-N\", \"emulated\" or \"iio\"")
         }
-        for key in ["device", "uri"] where values[key] != nil {
+        for key in ["device", "uri", "capture", "trigger"] where values[key] != nil {
             guard case .iio = bus else {
                 throw BoardError(path: path, line: values[key]!.line, problem: "\"\(key)\" applies only to chips on bus = iio")
             }
@@ -131,9 +133,20 @@ public enum BoardFileParser {
         if let motion = values["motion"], bus != .emulated {
             throw BoardError(path: path, line: motion.line, problem: "\"motion\" applies only to emulated chips")
         }
+        var capture = BoardDescription.IIOCapture.sysfs
+        if let captureEntry = values["capture"] {
+            switch captureEntry.value {
+            case "sysfs": break
+            case "buffer": capture = .buffer(trigger: values["trigger"]?.value)
+            default: throw BoardError(path: path, line: captureEntry.line, problem: "capture \"\(captureEntry.value)\" is not \"sysfs\" or \"buffer\"")
+            }
+        }
+        if let trigger = values["trigger"], capture == .sysfs {
+            throw BoardError(path: path, line: trigger.line, problem: "\"trigger\" applies only with capture = buffer")
+        }
         return BoardDescription.Chip(label: label, driver: driver.value, bus: bus, address: address,
                                      interruptLine: values["interrupt"]?.value, mount: mount,
-                                     motionRecording: values["motion"]?.value, rateHertz: rate)
+                                     motionRecording: values["motion"]?.value, rateHertz: rate, iioCapture: capture)
     }
 
     static func axisMapping(_ text: String, line: Int, path: String) throws(BoardError) -> BoardDescription.AxisMapping {

@@ -28,9 +28,10 @@ import SensorBus
 public final class BoardRuntime {
     public let description: BoardDescription
     let sessions: [ChipSession]
-    /// The sessions with a real data-ready line, in the order of `lineWait`'s descriptors.
-    private let lineSessions: [ChipSession]
-    private let lineWait: DescriptorWait?
+    /// The sessions woken by a file descriptor (a real data-ready line, an IIO buffer), in the
+    /// order of `descriptorWait`'s descriptors.
+    private let waitingSessions: [ChipSession]
+    private let descriptorWait: DescriptorWait?
     private let motion: RecordedMotion?
     private var clock: BoardClock
     private let scratch: UnsafeMutableBufferPointer<SensorReading>
@@ -54,13 +55,13 @@ public final class BoardRuntime {
             sessions.append(try Self.session(for: chip, motion: motion, buses: &buses, contexts: &contexts))
         }
         self.sessions = sessions
-        lineSessions = sessions.filter { if case .line = $0.trigger { true } else { false } }
-        lineWait = lineSessions.isEmpty ? nil : DescriptorWait(lineSessions.map { session in
-            guard case .line(let line) = session.trigger else { return -1 }
-            return line.fileDescriptor
-        })
+        waitingSessions = sessions.filter { $0.trigger.fileDescriptor != nil }
+        descriptorWait = waitingSessions.isEmpty ? nil : DescriptorWait(waitingSessions.compactMap(\.trigger.fileDescriptor))
         let simulated = description.chips.allSatisfy { $0.bus == .emulated }
         clock = BoardClock(simulated: simulated, speed: speed)
+        for session in sessions {
+            if case .iioBuffer(let reader) = session.trigger { reader.originNanoseconds = clock.originNanoseconds }
+        }
         scratch = .allocate(capacity: 512)
         scratch.initialize(repeating: SensorReading(timestampNanoseconds: 0, value: .temperature(.zero)))
     }
@@ -91,12 +92,12 @@ public final class BoardRuntime {
     public func step(notAfter limit: Int64 = .max, deliver: (SensorReading) -> Void) throws(EngineError) -> Int64 {
         var due = limit
         for session in sessions { due = min(due, session.nextDueNanoseconds) }
-        if let lineWait {
-            switch lineWait.wait(untilMonotonic: due == .max ? .max : clock.originNanoseconds + due) {
+        if let descriptorWait {
+            switch descriptorWait.wait(untilMonotonic: due == .max ? .max : clock.originNanoseconds + due) {
             case .failure(let error):
                 throw .dataReadyWaitFailed(errno: error.code)
             case .success(let index?):
-                try serviceEdges(lineSessions[index], deliver: deliver)
+                try serviceDescriptor(waitingSessions[index], deliver: deliver)
                 return nowNanoseconds
             case .success(nil):
                 break
@@ -121,8 +122,14 @@ public final class BoardRuntime {
         while !isFinished && nowNanoseconds < end - 1 { try step(notAfter: end - 1, deliver: deliver) }
     }
 
-    /// Reads a chip whose real line has edges queued: once, stamped with the newest edge.
-    private func serviceEdges(_ session: ChipSession, deliver: (SensorReading) -> Void) throws(EngineError) {
+    /// Reads a chip whose descriptor is readable: an IIO buffer's scans (stamped by the
+    /// kernel), or a line's queued edges, once, stamped with the newest edge.
+    private func serviceDescriptor(_ session: ChipSession, deliver: (SensorReading) -> Void) throws(EngineError) {
+        if case .iioBuffer = session.trigger {
+            nowNanoseconds = max(nowNanoseconds, clock.now())
+            try read(session, at: nowNanoseconds, sampleTime: nowNanoseconds, byEdge: true, deliver: deliver)
+            return
+        }
         guard case .line(let line) = session.trigger else { return }
         let queued: (count: Int, newest: DataReadyLine.Event)?
         do { queued = try line.readQueuedEdges() } catch { throw .gpio(label: session.chip.label, error) }
@@ -179,8 +186,11 @@ public final class BoardRuntime {
         }
         let trigger: ChipSession.Trigger
         switch (chip.interruptLine, chip.bus) {
-        case (nil, _), (_, .iio):
-            trigger = .timer  // an IIO chip's interrupt belongs to its kernel driver
+        case (_, .iio):
+            // An IIO chip's interrupt belongs to its kernel driver; its buffer wakes us.
+            trigger = (reader as? IIOBufferReader).map { .iioBuffer($0) } ?? .timer
+        case (nil, _):
+            trigger = .timer
         case (_, .emulated):
             trigger = .emulatedPin
         case (let name?, .i2c):
@@ -205,7 +215,14 @@ public final class BoardRuntime {
             if let requested = chip.rateHertz, !device.availableSamplingFrequencies.isEmpty {
                 rate = try device.setSamplingFrequency(nearest: Double(requested))
             }
-            return IIOAttributeReader(device, label: chip.label, samplePeriodNanoseconds: Int64(1e9 / max(rate, 0.1)))
+            let period = Int64(1e9 / max(rate, 0.1))
+            guard case .buffer(let trigger) = chip.iioCapture else {
+                return IIOAttributeReader(device, label: chip.label, samplePeriodNanoseconds: period)
+            }
+            // A few scans per wake-up (about 20 ms at most), so latency stays low.
+            let scans = max(1, min(16, Int(0.02 * rate)))
+            return IIOBufferReader(try IIOBufferedCapture(device: device, trigger: trigger, scansPerRefill: scans),
+                                   label: chip.label, samplePeriodNanoseconds: period)
         } catch let error as EngineError {
             throw error
         } catch let error as IIOError {

@@ -1,6 +1,5 @@
 import Chips
 import FixedPoint
-import LinuxIIO
 import MotionAlgorithms
 
 /// One chip's way of producing readings, whatever its family: the board runtime's only view of
@@ -31,13 +30,13 @@ extension ChipReader {
 
 /// Polling interval for a chip whose output registers hold one sample: half its period, so
 /// none is missed, between 0.5 and 10 ms.
-private func registerPollInterval(_ period: Int64) -> Int64 { min(10_000_000, max(500_000, period / 2)) }
+func registerPollInterval(_ period: Int64) -> Int64 { min(10_000_000, max(500_000, period / 2)) }
 
 /// Line watchdog for a chip whose output registers hold one sample: four periods, at least 20 ms.
-private func registerWatchdog(_ period: Int64) -> Int64 { max(20_000_000, 4 * period) }
+func registerWatchdog(_ period: Int64) -> Int64 { max(20_000_000, 4 * period) }
 
-/// A FIFO accelerometer + gyroscope (MPU-6050 family, BMI160): drained in bursts.
-final class FIFOReader<Driver: FIFOInertialDriver>: ChipReader {
+/// What every driver-backed reader holds: the driver and the chip's label for errors.
+class DriverReader<Driver: SelfRecoveringDriver> {
     let driver: Driver
     let label: String
 
@@ -47,6 +46,10 @@ final class FIFOReader<Driver: FIFOInertialDriver>: ChipReader {
     }
 
     var recoveries: Int { driver.recoveries }
+}
+
+/// A FIFO accelerometer + gyroscope (MPU-6050 family, BMI160): drained in bursts.
+final class FIFOReader<Driver: FIFOInertialDriver>: DriverReader<Driver>, ChipReader {
     var overflows: Int { driver.overflows }
     var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
     /// What the FIFO spans, in nanoseconds.
@@ -65,16 +68,7 @@ final class FIFOReader<Driver: FIFOInertialDriver>: ChipReader {
 }
 
 /// An accelerometer + gyroscope read from its output registers (LSM9DS1, LSM6DSx).
-final class PolledInertialReader<Driver: PolledInertialDriver>: ChipReader {
-    let driver: Driver
-    let label: String
-
-    init(_ driver: Driver, label: String) {
-        self.driver = driver
-        self.label = label
-    }
-
-    var recoveries: Int { driver.recoveries }
+final class PolledInertialReader<Driver: PolledInertialDriver>: DriverReader<Driver>, ChipReader {
     var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
     var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
     var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
@@ -90,16 +84,7 @@ final class PolledInertialReader<Driver: PolledInertialDriver>: ChipReader {
 }
 
 /// A magnetometer read from its output registers (AK8963, LSM9DS1 magnetometer, LIS3MDL).
-final class PolledMagnetometerReader<Driver: PolledMagnetometerDriver>: ChipReader {
-    let driver: Driver
-    let label: String
-
-    init(_ driver: Driver, label: String) {
-        self.driver = driver
-        self.label = label
-    }
-
-    var recoveries: Int { driver.recoveries }
+final class PolledMagnetometerReader<Driver: PolledMagnetometerDriver>: DriverReader<Driver>, ChipReader {
     var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
     var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
     var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
@@ -115,16 +100,7 @@ final class PolledMagnetometerReader<Driver: PolledMagnetometerDriver>: ChipRead
 
 /// A barometer (BMP280/BME280, LPS25H): read once per measurement period on a fixed schedule
 /// (faster reads would repeat its latest result; a schedule keeps slow reads from stretching it).
-final class BarometerReader<Driver: BarometerDriver>: ChipReader {
-    let driver: Driver
-    let label: String
-
-    init(_ driver: Driver, label: String) {
-        self.driver = driver
-        self.label = label
-    }
-
-    var recoveries: Int { driver.recoveries }
+final class BarometerReader<Driver: BarometerDriver>: DriverReader<Driver>, ChipReader {
     var samplePeriodNanoseconds: Int64 { driver.measurementPeriodNanoseconds }
     var pollIntervalNanoseconds: Int64 { samplePeriodNanoseconds }
     var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
@@ -136,48 +112,5 @@ final class BarometerReader<Driver: BarometerDriver>: ChipReader {
         readings[0] = SensorReading(timestampNanoseconds: sampleTime, value: .pressure(measurement.pressure))
         readings[1] = SensorReading(timestampNanoseconds: sampleTime, value: .temperature(measurement.temperature))
         return 2
-    }
-}
-
-/// A chip its kernel driver owns, read through IIO's sysfs attributes once per sample period
-/// (sysfs holds only the latest value). Each read goes through libiio's attribute files and
-/// builds small arrays: fine at sysfs rates, not a per-sample path for high rates.
-final class IIOAttributeReader: ChipReader {
-    let device: IIOSensorDevice
-    let label: String
-    let samplePeriodNanoseconds: Int64
-
-    init(_ device: IIOSensorDevice, label: String, samplePeriodNanoseconds: Int64) {
-        self.device = device
-        self.label = label
-        self.samplePeriodNanoseconds = samplePeriodNanoseconds
-    }
-
-    var pollIntervalNanoseconds: Int64 { samplePeriodNanoseconds }
-    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
-    /// The kernel driver recovers its chip; nothing is counted here.
-    var recoveries: Int { 0 }
-
-    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
-        let values: [IIOSensorDevice.Value]
-        do { values = try device.read() } catch { throw .iio(label: label, error) }
-        var count = 0
-        for value in values.prefix(readings.count) {
-            let sensorValue: SensorValue
-            switch value {
-            case .vector(let kind, let x, let y, let z):
-                let vector = Vector3(x: Q16_16(x), y: Q16_16(y), z: Q16_16(z))
-                switch kind {
-                case .acceleration: sensorValue = .acceleration(vector)
-                case .angularVelocity: sensorValue = .angularVelocity(vector)
-                default: sensorValue = .magneticField(vector)
-                }
-            case .scalar(let kind, let x):
-                sensorValue = kind == .pressure ? .pressure(Q24_8(x)) : .temperature(Q16_16(x))
-            }
-            readings[count] = SensorReading(timestampNanoseconds: sampleTime, value: sensorValue)
-            count += 1
-        }
-        return count
     }
 }

@@ -14,6 +14,17 @@ final class ChipSession {
         case emulatedPin
         /// A real GPIO data-ready line, its edges stamped by the kernel.
         case line(DataReadyLine)
+        /// An IIO buffer's file descriptor, readable when scans wait (stamped by the kernel).
+        case iioBuffer(IIOBufferReader)
+
+        /// The descriptor the runtime waits on, for real lines and IIO buffers.
+        var fileDescriptor: Int32? {
+            switch self {
+            case .timer, .emulatedPin: nil
+            case .line(let line): line.fileDescriptor
+            case .iioBuffer(let reader): reader.capture.fileDescriptor
+            }
+        }
     }
 
     let chip: BoardDescription.Chip
@@ -38,6 +49,7 @@ final class ChipSession {
         case .timer: triggerName = "polled every \(Double(reader.pollIntervalNanoseconds) / 1e6) ms"
         case .emulatedPin: triggerName = "emulated data-ready pin"
         case .line(let line): triggerName = "data-ready line \(line.name) (\(line.location))"
+        case .iioBuffer(let reader): triggerName = "IIO buffer, trigger \(reader.capture.triggerName ?? "none (chip FIFO)")"
         }
         status = ChipStatus(label: chip.label, driver: chip.driver, trigger: triggerName,
                             samplePeriodNanoseconds: reader.samplePeriodNanoseconds)
@@ -66,7 +78,7 @@ final class ChipSession {
             // A fixed schedule, so that late reads do not stretch the period.
             let interval = reader.pollIntervalNanoseconds
             if nextPollNanoseconds <= time { nextPollNanoseconds += ((time - nextPollNanoseconds) / interval + 1) * interval }
-        case .emulatedPin, .line:
+        case .emulatedPin, .line, .iioBuffer:
             if byEdge {
                 status.edges += 1
                 nextPollNanoseconds = time + reader.lineWatchdogNanoseconds

@@ -35,6 +35,9 @@ import TestSupport
         ("board = b\n[chip a]\ndriver = lps25h\nbus = iio\ndevice = lps25h\naddress = 0x5c\n", "f.board:6: an IIO chip has no \"address\""),
         ("board = b\n[chip a]\ndriver = lps25h\nbus = i2c-1\naddress = 0x5c\ndevice = lps25h\n", "f.board:6: \"device\" applies only to chips on bus = iio"),
         ("board = b\n[chip a]\ndriver = lps25h\nbus = iio\n", "f.board:2: chip \"a\" has no \"device\""),
+        ("board = b\n[chip a]\ndriver = bmi160\nbus = iio\ndevice = bmi160\ncapture = fifo\n", "f.board:6: capture \"fifo\" is not \"sysfs\" or \"buffer\""),
+        ("board = b\n[chip a]\ndriver = bmi160\nbus = iio\ndevice = bmi160\ntrigger = t0\n", "f.board:6: \"trigger\" applies only with capture = buffer"),
+        ("board = b\n[chip a]\ndriver = bmi160\nbus = i2c-1\naddress = 0x68\ncapture = buffer\n", "f.board:6: \"capture\" applies only to chips on bus = iio"),
         ("board = b\n[sensor a]\n", "f.board:2: expected a section header like \"[chip imu]\""),
         ("board = b\n", "f.board: no [chip …] section"),
         ("driver = x\n", "f.board:1: \"driver\" outside a [chip …] section"),
@@ -63,6 +66,12 @@ import TestSupport
         #expect(board.name == "tilted")
         #expect(board.chips[0].mount == BoardDescription.AxisMapping(axes: [(1, -1), (0, 1), (2, -1)]))
         #expect(board.chips[0].bus == .emulated)
+    }
+
+    @Test func anIIOChipMayAskForItsBuffer() throws {
+        let board = try BoardFileParser.parse("board = b\n[chip a]\ndriver = bmi160\nbus = iio\ndevice = bmi160\ncapture = buffer\ntrigger = t0\n[chip b]\ndriver = lps25h\nbus = iio\ndevice = lps25h\n", path: "f.board")
+        #expect(board.chips[0].iioCapture == .buffer(trigger: "t0"))
+        #expect(board.chips[1].iioCapture == .sysfs)
     }
 
     @Test func aMissingBoardFileSaysWhereBoardsAre() {
