@@ -23,6 +23,17 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     /// A sample arrived earlier than the previous sample of the same sensor.
     case timestampWentBackwards(sensor: SensorKind, previousNanoseconds: Int64, nanoseconds: Int64)
 
+    /// Whether this is a bus glitch worth retrying (no acknowledge, EIO, timeout, a short
+    /// transfer) rather than a lasting condition (no bus, no permission, a kernel driver owns
+    /// the address, the wrong chip).
+    public var isTransientBusError: Bool {
+        guard case .chip(_, .bus(let error)) = self else { return false }
+        switch error.kind {
+        case .noAcknowledge, .inputOutput, .timeout, .shortTransfer: return true
+        case .busy, .permissionDenied, .noSuchBus, .notSupported: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .recording(let error):

@@ -38,7 +38,8 @@ struct Stream: ParsableCommand {
         if status {
             for chip in runtime.status {
                 print("\(chip.label) (\(chip.driver)): \(chip.trigger); \(chip.readings) readings, \(chip.edges) edges, "
-                      + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows")
+                      + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows, \(chip.busErrors) bus errors retried"
+                      + (chip.lastBusError.map { " (last: \($0))" } ?? ""))
             }
         }
         let summary = SensorChannel.allCases.filter { counts[Int($0.rawValue)] > 0 }

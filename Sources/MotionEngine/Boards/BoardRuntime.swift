@@ -139,15 +139,32 @@ public final class BoardRuntime {
         try read(session, at: nowNanoseconds, sampleTime: min(edgeTime, nowNanoseconds), byEdge: true, deliver: deliver)
     }
 
+    /// Consecutive failed reads of one chip, all transient bus errors, after which the stream
+    /// stops with the last error: a glitch is ridden out, a chip gone for good is reported.
+    static let transientFailureLimit = 5
+
     /// Reads everything the chip has (emulators first run up to `time`) and delivers it mounted.
+    /// A transient bus error (no acknowledge, EIO, timeout, short transfer: a glitch on the
+    /// wires) is counted and the read retried on the chip's timer: a FIFO chip keeps its samples
+    /// meanwhile, so none is lost, and a register chip loses at most the samples of the failed
+    /// reads. Only `transientFailureLimit` failures in a row stop the stream.
     private func read(_ session: ChipSession, at time: Int64, sampleTime: Int64, byEdge: Bool,
                       deliver: (SensorReading) -> Void) throws(EngineError) {
         session.emulation?.advance(time)
-        while true {
-            let count = try session.reader.read(sampleTime: sampleTime, into: scratch)
-            for index in 0..<count { deliver(Self.mounted(scratch[index], session.chip.mount)) }
-            session.status.readings += count
-            if count < scratch.count { break }
+        do {
+            while true {
+                let count = try session.reader.read(sampleTime: sampleTime, into: scratch)
+                for index in 0..<count { deliver(Self.mounted(scratch[index], session.chip.mount)) }
+                session.status.readings += count
+                if count < scratch.count { break }
+            }
+            session.consecutiveFailures = 0
+        } catch let error where error.isTransientBusError && session.consecutiveFailures + 1 < Self.transientFailureLimit {
+            session.consecutiveFailures += 1
+            session.status.busErrors += 1
+            session.status.lastBusError = error.description
+            session.scheduleAfterRead(at: time, byEdge: false)
+            return
         }
         session.scheduleAfterRead(at: time, byEdge: byEdge)
     }

@@ -37,6 +37,8 @@ final class ChipSession {
     var nextPollNanoseconds: Int64 = 0
     /// Board time of the latest read (none yet: `Int64.min`).
     var lastReadNanoseconds: Int64 = .min
+    /// Reads in a row that failed with a transient bus error.
+    var consecutiveFailures = 0
     var status: ChipStatus
 
     init(chip: BoardDescription.Chip, reader: any ChipReader, emulation: Emulation?, trigger: Trigger) {
@@ -104,6 +106,10 @@ public struct ChipStatus: Sendable, Equatable {
     /// Reads made because the chip's data-ready line stayed silent past its watchdog (a reset
     /// chip, a broken wire): the line degrades to timer polling until its edges come back.
     public var watchdogReads = 0
+    /// Reads that failed with a transient bus error (NACK, EIO, timeout) and were retried, and
+    /// the latest such error's message.
+    public var busErrors = 0
+    public var lastBusError: String?
     /// FIFO overflows (samples lost before a drain) and chip resets recovered, from the driver.
     public var overflows = 0
     public var recoveries = 0

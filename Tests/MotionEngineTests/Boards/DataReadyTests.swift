@@ -114,3 +114,36 @@ import TestSupport
         } throws: { "\($0)".contains("Chip \"imu\"") }
     }
 }
+
+/// Bus errors mid-stream: a glitch is ridden out without losing samples, a lasting fault stops
+/// the stream with the bus error.
+@Suite struct BusGlitchTests {
+    @Test(arguments: [true, false])
+    func aFewFailedReadsLoseNoFIFOSample(onInterruptLine: Bool) throws {
+        let runtime = try DataReadyTests.board("mpu6050", rate: 200, interrupt: onInterruptLine)
+        var times = try DataReadyTests.accelerationTimes(runtime, until: 400_000_000)
+        let emulator = try #require(runtime.sessions[0].emulation?.bus as? MPU6050Emulator)
+        emulator.inject(.inputOutputError(register: nil), count: 3)
+        times += try DataReadyTests.accelerationTimes(runtime, until: 1_000_000_000)
+        let status = runtime.status[0]
+        #expect(status.busErrors == 3, "\(status)")
+        #expect(status.lastBusError?.contains("Chip \"imu\"") == true)
+        // Every frame taken before the last read arrives once, in order: the FIFO held them.
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
+        #expect(times.count == (onInterruptLine ? 200 : 199))
+        if onInterruptLine { #expect(times == (0..<200).map { Int64($0) * 5_000_000 }) }
+    }
+
+    @Test func aLastingFaultStopsTheStreamWithTheBusError() throws {
+        let runtime = try DataReadyTests.board("mpu6050", rate: 200)
+        _ = try DataReadyTests.accelerationTimes(runtime, until: 100_000_000)
+        let emulator = try #require(runtime.sessions[0].emulation?.bus as? MPU6050Emulator)
+        emulator.inject(.noAcknowledge)
+        #expect {
+            _ = try DataReadyTests.accelerationTimes(runtime, until: 1_000_000_000)
+        } throws: { error in
+            "\(error)".hasPrefix("Chip \"imu\": ") && "\(error)".contains("0x68")
+        }
+        #expect(runtime.status[0].busErrors == BoardRuntime.transientFailureLimit - 1)
+    }
+}
