@@ -15,6 +15,9 @@ public protocol EmulatedChip: AnyObject {
     /// driver routed data ready to the pin and the chip is sampling; nil otherwise (no edge
     /// will come: a chip without the pin, not configured, reset or asleep).
     var nextDataReadyNanoseconds: Int64? { get }
+    /// Fault injection: the output registers freeze at their last values (a hung sensing
+    /// element) while data-ready signalling and FIFO writes go on, repeating them.
+    var stuckOutput: Bool { get set }
 }
 
 extension EmulatedChip {

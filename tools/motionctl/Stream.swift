@@ -26,6 +26,7 @@ struct Stream: ParsableCommand {
     func run() throws {
         let description = try BoardDescription.load(path: board)
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
+        runtime.onWarning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
         print("       t s  sensor  x             y             z")
         // Two subscribers, as two apps would have: one counts every reading, one prints at its interval.
@@ -38,7 +39,8 @@ struct Stream: ParsableCommand {
         if status {
             for chip in runtime.status {
                 print("\(chip.label) (\(chip.driver)): \(chip.trigger); \(chip.readings) readings, \(chip.edges) edges, "
-                      + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows, \(chip.busErrors) bus errors retried"
+                      + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows, \(chip.busErrors) bus errors retried, "
+                      + "\(chip.stuckEpisodes) stuck, \(chip.silentEpisodes) silent"
                       + (chip.lastBusError.map { " (last: \($0))" } ?? ""))
             }
         }

@@ -12,6 +12,9 @@ public final class AK8963Emulator: I2CBus {
     /// The field at a time, µT, chip axes.
     public var field: (Int64) -> (Double, Double, Double)
     public private(set) var faults = EmulatedBusFaults()
+    /// Fault injection: when true the output registers freeze at their last values (a hung
+    /// sensing element) while data-ready signalling and FIFO writes go on, repeating them.
+    public var stuckOutput = false
     private var registers = [UInt8](repeating: 0, count: 0x13)
     private var nanoseconds: Int64 = 0
     private var nextSampleNanoseconds: Int64 = 0
@@ -40,7 +43,7 @@ public final class AK8963Emulator: I2CBus {
         while nextSampleNanoseconds <= nanoseconds { nextSampleNanoseconds += period }
         let value = field(nanoseconds)
         var overflow = false
-        for (axis, (component, asa)) in [(value.0, adjustment.0), (value.1, adjustment.1), (value.2, adjustment.2)].enumerated() {
+        for (axis, (component, asa)) in [(value.0, adjustment.0), (value.1, adjustment.1), (value.2, adjustment.2)].enumerated() where !stuckOutput {
             let lsbMicrotesla = 0.15 * ((Double(asa) - 128) / 256 + 1)
             let counts = (component / lsbMicrotesla).rounded()
             if abs(component) > 4912 { overflow = true }

@@ -12,6 +12,9 @@ public final class BMI160Emulator: I2CBus, EmulatedChip {
     public let address: UInt8
     public var motion: MotionSource
     public private(set) var faults = EmulatedBusFaults()
+    /// Fault injection: when true the output registers freeze at their last values (a hung
+    /// sensing element) while data-ready signalling and FIFO writes go on, repeating them.
+    public var stuckOutput = false
     /// Frames dropped because the FIFO was full.
     public private(set) var droppedFrames = 0
 
@@ -73,8 +76,10 @@ public final class BMI160Emulator: I2CBus, EmulatedChip {
         let gyroscopeLSB = BMI160Table.gyroscopeScales.first { $0.field == registers[Int(BMI160Register.gyroscopeRange)] }?.nanoUnitsPerLSB ?? 1_064_225
         // DATA_8 … DATA_19: gyroscope then accelerometer, the headerless FIFO frame's order too.
         let start = Int(BMI160Register.gyroscopeXLow)
-        EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &registers, at: start)
-        EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &registers, at: start + 6)
+        if !stuckOutput {
+            EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &registers, at: start)
+            EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &registers, at: start + 6)
+        }
         guard registers[Int(BMI160Register.fifoConfig1)] == BMI160Register.fifoGyroscopeAndAccelerometer else { return }
         for index in start..<(start + 12) { fifo.append(registers[index]) }
         if fifo.count > BMI160Register.fifoCapacity - BMI160Register.fifoCapacity % 12 {

@@ -11,6 +11,9 @@ public final class LPS25HEmulator: I2CBus {
     public var pressurePascals: Double = 101_325
     public var temperatureCelsius: Double = 22.5
     public private(set) var faults = EmulatedBusFaults()
+    /// Fault injection: when true the output registers freeze at their last values (a hung
+    /// sensing element) while data-ready signalling and FIFO writes go on, repeating them.
+    public var stuckOutput = false
 
     private var registers = [UInt8](repeating: 0, count: 64)
     private var nanoseconds: Int64 = 0
@@ -41,9 +44,11 @@ public final class LPS25HEmulator: I2CBus {
         while nextMeasurementNanoseconds <= nanoseconds { nextMeasurementNanoseconds += period }  // fixed schedule
         let pressure = Int32((pressurePascals * 4096 / 100).rounded())
         let temperature = Int16(clamping: Int(((temperatureCelsius - 42.5) * 480).rounded()))
-        for (offset, shift) in [(0, 0), (1, 8), (2, 16)] { registers[Int(LPS25HRegister.pressureOutXL) + offset] = UInt8(truncatingIfNeeded: pressure >> shift) }
-        registers[0x2B] = UInt8(truncatingIfNeeded: temperature)
-        registers[0x2C] = UInt8(truncatingIfNeeded: temperature >> 8)
+        if !stuckOutput {
+            for (offset, shift) in [(0, 0), (1, 8), (2, 16)] { registers[Int(LPS25HRegister.pressureOutXL) + offset] = UInt8(truncatingIfNeeded: pressure >> shift) }
+            registers[0x2B] = UInt8(truncatingIfNeeded: temperature)
+            registers[0x2C] = UInt8(truncatingIfNeeded: temperature >> 8)
+        }
         registers[Int(LPS25HRegister.status)] |= 0x03
     }
 

@@ -10,6 +10,9 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
     public let address: UInt8
     public var motion: MotionSource
     public private(set) var faults = EmulatedBusFaults()
+    /// Fault injection: when true the output registers freeze at their last values (a hung
+    /// sensing element) while data-ready signalling and FIFO writes go on, repeating them.
+    public var stuckOutput = false
     private let whoAmI: UInt8
     private var registers = [UInt8](repeating: 0, count: 128)
     private var nanoseconds: Int64 = 0
@@ -57,10 +60,12 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
         let gyroscopeField = registers[Int(LSM6DSXRegister.control2Gyroscope)] >> 2 & 3
         let accelerometerLSB = LSM6DSXTable.accelerometerScales.first { $0.field == accelerometerField }!.nanoUnitsPerLSB
         let gyroscopeLSB = LSM6DSXTable.gyroscopeScales.first { $0.field == gyroscopeField }!.nanoUnitsPerLSB
-        EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &registers,
-                                         at: Int(LSM6DSXRegister.accelerometerOutXL))
-        EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &registers,
-                                         at: Int(LSM6DSXRegister.gyroscopeOutXL))
+        if !stuckOutput {
+            EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &registers,
+                                             at: Int(LSM6DSXRegister.accelerometerOutXL))
+            EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &registers,
+                                             at: Int(LSM6DSXRegister.gyroscopeOutXL))
+        }
         registers[Int(LSM6DSXRegister.status)] |= 0x03
     }
 

@@ -19,6 +19,9 @@ public final class LSM9DS1Emulator: I2CBus {
     public let isLIS3MDL: Bool
     public var motion: MotionSource
     public private(set) var faults = EmulatedBusFaults()
+    /// Fault injection: when true the output registers freeze at their last values (a hung
+    /// sensing element) while data-ready signalling and FIFO writes go on, repeating them.
+    public var stuckOutput = false
 
     private var inertial = [UInt8](repeating: 0, count: 128)
     private var magnetometer = [UInt8](repeating: 0, count: 64)
@@ -63,8 +66,10 @@ public final class LSM9DS1Emulator: I2CBus {
                 let gyroscopeField = inertial[Int(LSM9DS1Register.control1Gyroscope)] >> 3 & 3
                 let accelerometerLSB = LSM9DS1Table.accelerometerScales.first { $0.field == accelerometerField }?.nanoUnitsPerLSB ?? 598_206
                 let gyroscopeLSB = LSM9DS1Table.gyroscopeScales.first { $0.field == gyroscopeField }?.nanoUnitsPerLSB ?? 152_716
-                EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.accelerometerOutXL))
-                EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.gyroscopeOutXL))
+                if !stuckOutput {
+                    EmulatedCounts.storeLittleEndian(acceleration, lsb: accelerometerLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.accelerometerOutXL))
+                    EmulatedCounts.storeLittleEndian(angularVelocity, lsb: gyroscopeLSB, denominator: 1e9, into: &inertial, at: Int(LSM9DS1Register.gyroscopeOutXL))
+                }
                 inertial[Int(LSM9DS1Register.status)] |= 0x03
             }
         }
@@ -75,7 +80,9 @@ public final class LSM9DS1Emulator: I2CBus {
             let field = motion(nanoseconds).magneticField
             let scales = isLIS3MDL ? LSM9DS1Table.lis3mdlMagnetometerScales : LSM9DS1Table.magnetometerScales
             let lsb = scales[Int(magnetometer[Int(LSM9DS1Register.control2Magnetometer)] >> 5 & 3)].picoteslaPerLSB
-            EmulatedCounts.storeLittleEndian(field, lsb: lsb, denominator: 1e6, into: &magnetometer, at: Int(LSM9DS1Register.magnetometerOutXL))
+            if !stuckOutput {
+                EmulatedCounts.storeLittleEndian(field, lsb: lsb, denominator: 1e6, into: &magnetometer, at: Int(LSM9DS1Register.magnetometerOutXL))
+            }
             magnetometer[Int(LSM9DS1Register.statusMagnetometer)] |= 0x08
         }
     }

@@ -17,6 +17,9 @@ public final class MPU6050Emulator: I2CBus, EmulatedChip {
     public var motion: MotionSource
     /// Injected bus faults (see `inject`).
     public private(set) var faults = EmulatedBusFaults()
+    /// Fault injection: when true the output registers freeze at their last values (a hung
+    /// sensing element) while data-ready signalling and FIFO writes go on, repeating them.
+    public var stuckOutput = false
 
     private var registers = [UInt8](repeating: 0, count: 128)
     private var fifo = [UInt8]()
@@ -78,12 +81,14 @@ public final class MPU6050Emulator: I2CBus, EmulatedChip {
         let base = Int(MPU6050Register.accelerometerXHigh)
         // ACCEL_XOUT_H … GYRO_ZOUT_L, big endian; TEMP_OUT (base + 6, 7) stays 0 (36.53 °C by
         // the datasheet's formula; not modelled).
-        store(acceleration.0, accelerometer, at: base)
-        store(acceleration.1, accelerometer, at: base + 2)
-        store(acceleration.2, accelerometer, at: base + 4)
-        store(angularVelocity.0, gyroscope, at: base + 8)
-        store(angularVelocity.1, gyroscope, at: base + 10)
-        store(angularVelocity.2, gyroscope, at: base + 12)
+        if !stuckOutput {
+            store(acceleration.0, accelerometer, at: base)
+            store(acceleration.1, accelerometer, at: base + 2)
+            store(acceleration.2, accelerometer, at: base + 4)
+            store(angularVelocity.0, gyroscope, at: base + 8)
+            store(angularVelocity.1, gyroscope, at: base + 10)
+            store(angularVelocity.2, gyroscope, at: base + 12)
+        }
         registers[Int(MPU6050Register.interruptStatus)] |= MPU6050Register.interruptDataReady
         let fifoOn = registers[Int(MPU6050Register.userControl)] & MPU6050Register.userControlFIFOEnable != 0
         guard fifoOn, registers[Int(MPU6050Register.fifoEnable)] == MPU6050Register.fifoAccelerometerAndGyroscope else { return }

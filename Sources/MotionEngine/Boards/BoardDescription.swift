@@ -20,6 +20,9 @@ public struct BoardDescription: Sendable, Equatable {
         public var motionRecording: String?
         /// Requested rate, Hz (the driver picks the nearest it supports).
         public var rateHertz: Int?
+        /// For emulated chips: whether the emulator adds its datasheet's measurement noise
+        /// (`noise = datasheet`, the default, or `off` for exact values in tests).
+        public var emulatedNoise = true
         /// For IIO chips: how samples are taken (`capture = sysfs | buffer`, `trigger = NAME`).
         public var iioCapture: IIOCapture = .sysfs
     }

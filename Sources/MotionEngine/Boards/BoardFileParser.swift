@@ -15,6 +15,7 @@
 /// capture = buffer        # iio only: sysfs (default) or buffer (the kernel's timestamped scans)
 /// trigger = t0            # iio buffer only: the trigger to drive it (default: the device's own)
 /// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
+/// noise = datasheet       # emulated only: the chip's datasheet noise (default) or off
 /// ```
 public enum BoardFileParser {
     /// The chip registry's names (`ChipFamily.all`), sorted for messages.
@@ -56,9 +57,9 @@ public enum BoardFileParser {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
             guard !value.isEmpty else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" has no value") }
             if var current = section {
-                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger"].contains(key) else {
+                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger", "noise"].contains(key) else {
                     throw BoardError(path: path, line: lineNumber, problem: "unknown chip setting \"\(key)\"",
-                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, device, uri, capture, trigger.")
+                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, noise, device, uri, capture, trigger.")
                 }
                 guard current.values[key] == nil else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" is set twice") }
                 current.values[key] = (value, lineNumber)
@@ -130,8 +131,15 @@ public enum BoardFileParser {
             }
             rate = value
         }
-        if let motion = values["motion"], bus != .emulated {
-            throw BoardError(path: path, line: motion.line, problem: "\"motion\" applies only to emulated chips")
+        for key in ["motion", "noise"] where values[key] != nil && bus != .emulated {
+            throw BoardError(path: path, line: values[key]!.line, problem: "\"\(key)\" applies only to emulated chips")
+        }
+        var noise = true
+        if let noiseEntry = values["noise"] {
+            guard ["datasheet", "off"].contains(noiseEntry.value) else {
+                throw BoardError(path: path, line: noiseEntry.line, problem: "noise \"\(noiseEntry.value)\" is not \"datasheet\" or \"off\"")
+            }
+            noise = noiseEntry.value == "datasheet"
         }
         var capture = BoardDescription.IIOCapture.sysfs
         if let captureEntry = values["capture"] {
@@ -146,7 +154,7 @@ public enum BoardFileParser {
         }
         return BoardDescription.Chip(label: label, driver: driver.value, bus: bus, address: address,
                                      interruptLine: values["interrupt"]?.value, mount: mount,
-                                     motionRecording: values["motion"]?.value, rateHertz: rate, iioCapture: capture)
+                                     motionRecording: values["motion"]?.value, rateHertz: rate, emulatedNoise: noise, iioCapture: capture)
     }
 
     static func axisMapping(_ text: String, line: Int, path: String) throws(BoardError) -> BoardDescription.AxisMapping {

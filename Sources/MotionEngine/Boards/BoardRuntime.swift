@@ -3,6 +3,7 @@ import FixedPoint
 import LinuxGPIO
 import LinuxI2C
 import LinuxIIO
+import Recordings
 public import MotionAlgorithms
 import SensorBus
 
@@ -37,6 +38,9 @@ public final class BoardRuntime {
     private let scratch: UnsafeMutableBufferPointer<SensorReading>
     /// The board time reached so far.
     public private(set) var nowNanoseconds: Int64 = 0
+    /// Told when a chip misbehaves without an error (outputs stuck, no data): the stream goes
+    /// on, the episode is counted in `status`, and this says what happened and what to do.
+    public var onWarning: ((String) -> Void)?
 
     /// Brings every chip up. `root` resolves relative `motion` paths (the repository root);
     /// `speed` paces a simulated board against the wall clock (1: real time, 0: as fast as
@@ -154,11 +158,18 @@ public final class BoardRuntime {
         do {
             while true {
                 let count = try session.reader.read(sampleTime: sampleTime, into: scratch)
-                for index in 0..<count { deliver(Self.mounted(scratch[index], session.chip.mount)) }
+                for index in 0..<count {
+                    if let finding = session.stall.observe(scratch[index]) { report(finding, session) }
+                    deliver(Self.mounted(scratch[index], session.chip.mount))
+                }
                 session.status.readings += count
                 if count < scratch.count { break }
             }
             session.consecutiveFailures = 0
+            if let finding = session.stall.check(nowNanoseconds: time, samplePeriodNanoseconds: session.reader.samplePeriodNanoseconds,
+                                                 startNanoseconds: session.firstReadNanoseconds ?? time) {
+                report(finding, session)
+            }
         } catch let error where error.isTransientBusError && session.consecutiveFailures + 1 < Self.transientFailureLimit {
             session.consecutiveFailures += 1
             session.status.busErrors += 1
@@ -167,6 +178,23 @@ public final class BoardRuntime {
             return
         }
         session.scheduleAfterRead(at: time, byEdge: byEdge)
+    }
+
+    /// Counts a stall and tells `onWarning`: the chip answers, but what it says is not a sensor's.
+    private func report(_ finding: StallDetector.Finding, _ session: ChipSession) {
+        let chip = "Chip \"\(session.chip.label)\" (\(session.chip.driver))"
+        switch finding {
+        case .stuck(let channel):
+            session.status.stuckEpisodes += 1
+            onWarning?("\(chip): its \(SensorKind(channel).recordingName) output has not changed in \(StallDetector.stuckRepeats) readings, "
+                       + "which a working sensor's noise never allows: the sensing element or its ADC is stuck. "
+                       + "Power-cycle the board; if it persists, the chip is damaged.")
+        case .silent(let nanoseconds):
+            session.status.silentEpisodes += 1
+            onWarning?("\(chip): no reading for \(Double(nanoseconds / 1_000_000) / 1000) s although it samples every "
+                       + "\(Double(session.reader.samplePeriodNanoseconds / 1000) / 1000) ms: it answers on the bus but produces no data. "
+                       + "Check its power supply; a power-cycle usually brings it back.")
+        }
     }
 
     /// Opens one chip: its bus or IIO device, its driver, and what triggers its reads.
@@ -195,7 +223,7 @@ public final class BoardRuntime {
                     }
                 }
             } else {
-                let emulated = family.emulate(chip, motion)
+                let emulated = family.emulate(chip, EmulatedSenses(motion: motion, chip: chip, noise: family.noise))
                 emulation = emulated
                 bus = BoardBus(.emulated(emulated.bus))
             }

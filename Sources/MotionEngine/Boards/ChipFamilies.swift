@@ -6,47 +6,62 @@ import SensorBus
 /// its folder in `Sources/Chips` plus one line here.
 struct ChipFamily: Sendable {
     typealias Open = @Sendable (BoardBus, BoardDescription.Chip) throws(ChipError) -> any ChipReader
-    typealias Emulate = @Sendable (BoardDescription.Chip, RecordedMotion?) -> Emulation
+    typealias Emulate = @Sendable (BoardDescription.Chip, EmulatedSenses) -> Emulation
 
     let open: Open
     let emulate: Emulate
+    /// What the family's emulator adds to what it feels when `noise = datasheet`.
+    let noise: SensorNoise
 
     /// Every family by its board-file name.
     static let all: [String: ChipFamily] = [
-        "mpu6050": ChipFamily(open: openMPU6050, emulate: { chip, motion in .inertial(MPU6050Emulator(address: chip.address, motion: inertialMotion(motion, chip.mount))) }),
+        "mpu6050": ChipFamily(open: openMPU6050, emulate: { chip, senses in
+            .inertial(MPU6050Emulator(address: chip.address, motion: senses.inertial))
+        }, noise: SensorNoise(accelerometerDensity: 400e-6, gyroscopeDensity: 0.005, bandwidth: 44)),  // PS-MPU-6000A §6.1–6.2, DLPF 3
         // The MPU-9250 is an MPU-6500 with an AK8963 behind its I2C bypass: the same driver; its
         // twin answers WHO_AM_I 0x71 (the AK8963 is its own chip on the board).
-        "mpu9250": ChipFamily(open: openMPU6050, emulate: { chip, motion in .inertial(MPU6050Emulator(address: chip.address, whoAmI: 0x71, motion: inertialMotion(motion, chip.mount))) }),
+        "mpu9250": ChipFamily(open: openMPU6050, emulate: { chip, senses in
+            .inertial(MPU6050Emulator(address: chip.address, whoAmI: 0x71, motion: senses.inertial))
+        }, noise: SensorNoise(accelerometerDensity: 300e-6, gyroscopeDensity: 0.01, bandwidth: 44)),  // PS-MPU-9250A §3.1–3.2
         "bmi160": ChipFamily(open: { bus, chip throws(ChipError) in
             FIFOReader(try BMI160Driver(bus: bus, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), label: chip.label)
-        }, emulate: { chip, motion in .inertial(BMI160Emulator(address: chip.address, motion: inertialMotion(motion, chip.mount))) }),
+        }, emulate: { chip, senses in .inertial(BMI160Emulator(address: chip.address, motion: senses.inertial)) },
+           noise: SensorNoise(accelerometerDensity: 180e-6, gyroscopeDensity: 0.007, bandwidth: 40.5)),  // BST-BMI160-DS000 table 1, normal filter at 100 Hz
         "lsm6dsx": ChipFamily(open: { bus, chip throws(ChipError) in
             PolledInertialReader(try LSM6DSXDriver(bus: bus, address: chip.address, rateHertz: chip.rateHertz ?? 104), label: chip.label)
-        }, emulate: { chip, motion in .inertial(LSM6DSXEmulator(address: chip.address, motion: inertialMotion(motion, chip.mount))) }),
+        }, emulate: { chip, senses in .inertial(LSM6DSXEmulator(address: chip.address, motion: senses.inertial)) },
+           noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 52)),  // DS12814 table 3, ODR / 2
+        // The LSM9DS1 datasheet gives no noise densities: the LSM6DS3's (90 µg/√Hz, 7 mdps/√Hz),
+        // an assumption of this project, at the 59.5 Hz rate's 19 Hz bandwidth.
         "lsm9ds1": ChipFamily(open: { bus, chip throws(ChipError) in
             PolledInertialReader(try LSM9DS1InertialDriver(bus: bus, address: chip.address), label: chip.label)
-        }, emulate: { chip, motion in .inertial(LSM9DS1Emulator(inertialAddress: chip.address, motion: lsm9ds1Motion(motion, chip.mount))) }),
+        }, emulate: { chip, senses in .inertial(LSM9DS1Emulator(inertialAddress: chip.address, motion: senses.all)) },
+           noise: SensorNoise(accelerometerDensity: 90e-6, gyroscopeDensity: 0.007, bandwidth: 19)),
+        // Magnetometer RMS noise: LIS3MDL 3.2 mG in ultra-high-performance mode (DocID024204
+        // table 2); the LSM9DS1 and AK8963 datasheets give none: 0.6 µT assumed (4 LSB of the
+        // AK8963).
         "lsm9ds1-magnetometer": ChipFamily(open: { bus, chip throws(ChipError) in
             PolledMagnetometerReader(try LSM9DS1MagnetometerDriver(bus: bus, address: chip.address, variant: .lsm9ds1), label: chip.label)
-        }, emulate: { chip, motion in .inertial(LSM9DS1Emulator(magnetometerAddress: chip.address, motion: lsm9ds1Motion(motion, chip.mount))) }),
+        }, emulate: { chip, senses in .inertial(LSM9DS1Emulator(magnetometerAddress: chip.address, motion: senses.all)) },
+           noise: SensorNoise(magneticField: 0.6)),
         "lis3mdl": ChipFamily(open: { bus, chip throws(ChipError) in
             PolledMagnetometerReader(try LSM9DS1MagnetometerDriver(bus: bus, address: chip.address, variant: .lis3mdl), label: chip.label)
-        }, emulate: { chip, motion in .inertial(LSM9DS1Emulator(magnetometerAddress: chip.address, isLIS3MDL: true, motion: lsm9ds1Motion(motion, chip.mount))) }),
+        }, emulate: { chip, senses in .inertial(LSM9DS1Emulator(magnetometerAddress: chip.address, isLIS3MDL: true, motion: senses.all)) },
+           noise: SensorNoise(magneticField: 0.32)),
         "ak8963": ChipFamily(open: { bus, chip throws(ChipError) in
             PolledMagnetometerReader(try AK8963Driver(bus: bus, address: chip.address), label: chip.label)
-        }, emulate: { chip, motion in
-            .inertial(AK8963Emulator(address: chip.address, field: { nanoseconds in
-                guard let motion else { return chip.mount.chipAxes((19, 0, -46)) }
-                motion.advance(to: nanoseconds)
-                return chip.mount.chipAxes(motion.magneticField)
-            }))
-        }),
+        }, emulate: { chip, senses in .inertial(AK8963Emulator(address: chip.address, field: senses.magneticField)) },
+           noise: SensorNoise(magneticField: 0.6)),
+        // Pressure RMS noise: BMP280 1.3 Pa at ×16 oversampling (BST-BMP280-DS001 table 3);
+        // LPS25H 0.01 hPa in its high-resolution mode (DocID023722 table 3).
         "bmp280": ChipFamily(open: { bus, chip throws(ChipError) in
             BarometerReader(try BMP280Driver(bus: bus, address: chip.address), label: chip.label)
-        }, emulate: { chip, motion in .barometer(BMP280Emulator(address: chip.address), motion) }),
+        }, emulate: { chip, senses in .barometer(BMP280Emulator(address: chip.address), senses) },
+           noise: SensorNoise(pressure: 1.3)),
         "lps25h": ChipFamily(open: { bus, chip throws(ChipError) in
             BarometerReader(try LPS25HDriver(bus: bus, address: chip.address), label: chip.label)
-        }, emulate: { chip, motion in .barometer(LPS25HEmulator(address: chip.address), motion) }),
+        }, emulate: { chip, senses in .barometer(LPS25HEmulator(address: chip.address), senses) },
+           noise: SensorNoise(pressure: 1.0)),
     ]
 
     private static let openMPU6050: Open = { bus, chip throws(ChipError) in
@@ -54,26 +69,70 @@ struct ChipFamily: Sendable {
         if let rate = chip.rateHertz { configuration.sampleRateHertz = rate }
         return FIFOReader(try MPU6050Driver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
     }
+}
 
-    /// An accelerometer/gyroscope emulator's motion, in its chip axes: the recording's, or at
-    /// rest face up.
-    private static func inertialMotion(_ motion: RecordedMotion?, _ mount: BoardDescription.AxisMapping)
-        -> (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double)) {
-        { nanoseconds in
-            guard let motion else { return (mount.chipAxes((0, 0, 9.80665)), (0, 0, 0)) }
-            motion.advance(to: nanoseconds)
-            return (mount.chipAxes(motion.acceleration), mount.chipAxes(motion.angularVelocity))
-        }
+/// A family's measurement noise: RMS per axis in SI units (m/s², rad/s, µT, Pa).
+struct SensorNoise: Sendable {
+    var acceleration = 0.0, angularVelocity = 0.0, magneticField = 0.0, pressure = 0.0
+
+    init(magneticField: Double = 0, pressure: Double = 0) {
+        self.magneticField = magneticField
+        self.pressure = pressure
     }
 
-    /// The LSM9DS1 emulator's motion, in its chip axes: the recording's, or at rest face up in
-    /// the Earth's field.
-    private static func lsm9ds1Motion(_ motion: RecordedMotion?, _ mount: BoardDescription.AxisMapping) -> LSM9DS1Emulator.MotionSource {
-        { nanoseconds in
-            guard let motion else { return (mount.chipAxes((0, 0, 9.80665)), (0, 0, 0), mount.chipAxes((19, 0, -46))) }
-            motion.advance(to: nanoseconds)
-            return (mount.chipAxes(motion.acceleration), mount.chipAxes(motion.angularVelocity), mount.chipAxes(motion.magneticField))
-        }
+    /// From datasheet noise densities (accelerometer in g/√Hz, gyroscope in °/s/√Hz) over the
+    /// configured bandwidth in Hz: RMS = density × √bandwidth.
+    init(accelerometerDensity: Double, gyroscopeDensity: Double, bandwidth: Double) {
+        acceleration = accelerometerDensity * 9.80665 * bandwidth.squareRoot()
+        angularVelocity = gyroscopeDensity * .pi / 180 * bandwidth.squareRoot()
+    }
+}
+
+/// What an emulated chip feels at a board time, in its own axes (the inverse of its mounting),
+/// with its family's noise: the recording's motion, or at rest face up in a mid-latitude field
+/// (19 µT north, 46 µT down) at sea-level pressure. Noise is seeded by the chip's address, so
+/// runs repeat exactly.
+final class EmulatedSenses {
+    private let motion: RecordedMotion?
+    private let mount: BoardDescription.AxisMapping
+    private var accelerometerNoise, gyroscopeNoise, magnetometerNoise, barometerNoise: EmulatedNoise
+
+    init(motion: RecordedMotion?, chip: BoardDescription.Chip, noise: SensorNoise) {
+        self.motion = motion
+        mount = chip.mount
+        let scale = chip.emulatedNoise ? 1.0 : 0.0
+        let seed = UInt64(chip.address) &* 0x1_0000_0001 &+ 1
+        accelerometerNoise = EmulatedNoise(rms: noise.acceleration * scale, seed: seed)
+        gyroscopeNoise = EmulatedNoise(rms: noise.angularVelocity * scale, seed: seed &+ 1)
+        magnetometerNoise = EmulatedNoise(rms: noise.magneticField * scale, seed: seed &+ 2)
+        barometerNoise = EmulatedNoise(rms: noise.pressure * scale, seed: seed &+ 3)
+    }
+
+    private func advance(_ nanoseconds: Int64) { motion?.advance(to: nanoseconds) }
+
+    /// Specific force (m/s²) and angular velocity (rad/s).
+    func inertial(_ nanoseconds: Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double)) {
+        advance(nanoseconds)
+        return (mount.chipAxes(accelerometerNoise.add(to: motion?.acceleration ?? (0, 0, 9.80665))),
+                mount.chipAxes(gyroscopeNoise.add(to: motion?.angularVelocity ?? (0, 0, 0))))
+    }
+
+    /// Magnetic field, µT.
+    func magneticField(_ nanoseconds: Int64) -> (Double, Double, Double) {
+        advance(nanoseconds)
+        return mount.chipAxes(magnetometerNoise.add(to: motion?.magneticField ?? (19, 0, -46)))
+    }
+
+    /// All three, for the LSM9DS1's shared emulator.
+    func all(_ nanoseconds: Int64) -> ((Double, Double, Double), (Double, Double, Double), (Double, Double, Double)) {
+        let (acceleration, angularVelocity) = inertial(nanoseconds)
+        return (acceleration, angularVelocity, magneticField(nanoseconds))
+    }
+
+    /// Static pressure, Pa.
+    func pressure(_ nanoseconds: Int64) -> Double {
+        advance(nanoseconds)
+        return (motion?.pressure ?? 101_325) + barometerNoise.next()
     }
 }
 
@@ -113,13 +172,10 @@ struct Emulation {
         Emulation(bus: emulator, chip: emulator, advance: { emulator.advance(to: $0) })
     }
 
-    /// A barometer emulator given the recording's pressure before each advance.
-    static func barometer(_ emulator: some EmulatedBarometer, _ motion: RecordedMotion?) -> Emulation {
+    /// A barometer emulator given what it feels before each advance.
+    static func barometer(_ emulator: some EmulatedBarometer, _ senses: EmulatedSenses) -> Emulation {
         Emulation(bus: emulator, chip: emulator, advance: { time in
-            if let motion {
-                motion.advance(to: time)
-                emulator.pressurePascals = motion.pressure
-            }
+            emulator.pressurePascals = senses.pressure(time)
             emulator.advance(to: time)
         })
     }

@@ -39,6 +39,9 @@ final class ChipSession {
     var lastReadNanoseconds: Int64 = .min
     /// Reads in a row that failed with a transient bus error.
     var consecutiveFailures = 0
+    /// Board time of the first read.
+    var firstReadNanoseconds: Int64?
+    var stall = StallDetector()
     var status: ChipStatus
 
     init(chip: BoardDescription.Chip, reader: any ChipReader, emulation: Emulation?, trigger: Trigger) {
@@ -74,6 +77,7 @@ final class ChipSession {
     /// edges come back, so no sample is lost meanwhile.
     func scheduleAfterRead(at time: Int64, byEdge: Bool) {
         let isFirstRead = lastReadNanoseconds == .min
+        if isFirstRead { firstReadNanoseconds = time }
         lastReadNanoseconds = time
         switch trigger {
         case .timer:
@@ -110,6 +114,10 @@ public struct ChipStatus: Sendable, Equatable {
     /// the latest such error's message.
     public var busErrors = 0
     public var lastBusError: String?
+    /// Episodes of a chip whose output froze (the same value `StallDetector.stuckRepeats`
+    /// times) or that fell silent (no reading for 20 periods, at least 0.5 s).
+    public var stuckEpisodes = 0
+    public var silentEpisodes = 0
     /// FIFO overflows (samples lost before a drain) and chip resets recovered, from the driver.
     public var overflows = 0
     public var recoveries = 0

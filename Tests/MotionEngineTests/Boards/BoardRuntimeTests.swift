@@ -24,6 +24,7 @@ import TestSupport
         address = 0x68
         rate = 50
         motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz
+        noise = off
         """
 
     @Test func theEmulatedIMUDeliversTheRecordingsMotionThroughTheRealDriver() throws {
@@ -44,6 +45,24 @@ import TestSupport
         // Timestamps strictly increase, 20 ms apart.
         let times = readings.filter { $0.value.channel == .accelerometer }.map(\.timestampNanoseconds)
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 20_000_000 })
+    }
+
+    @Test func emulatedChipsAddTheirDatasheetNoise() throws {
+        // The same board with noise: readings scatter about the recording's values by the
+        // MPU-6050's 400 µg/√Hz over 44 Hz (0.026 m/s² RMS per axis), repeatably.
+        let noisy = Self.simulated.split(separator: "\n").map { $0 == "noise = off" ? "noise = datasheet" : String($0) }.joined(separator: "\n")
+        let clean = try run(Self.simulated, seconds: 2), first = try run(noisy, seconds: 2), second = try run(noisy, seconds: 2)
+        #expect(first.map(\.value) == second.map(\.value), "seeded: the same run twice")
+        var squares = 0.0, count = 0.0
+        for (a, b) in zip(clean, first) {
+            guard case .acceleration(let exact) = a.value, case .acceleration(let measured) = b.value else { continue }
+            for (x, y) in [(exact.x, measured.x), (exact.y, measured.y), (exact.z, measured.z)] {
+                squares += (x.doubleValue - y.doubleValue) * (x.doubleValue - y.doubleValue)
+                count += 1
+            }
+        }
+        let rms = (squares / count).squareRoot()
+        #expect(count == 300 && rms > 0.026 * 0.85 && rms < 0.026 * 1.15, "RMS \(rms) m/s² over \(count) values")
     }
 
     @Test func aTurnedChipStillReportsTheDevicesMotion() throws {
@@ -69,6 +88,7 @@ import TestSupport
             driver = bmp280
             bus = emulated
             address = 0x76
+            noise = off
             """, seconds: 1)
         let pressures = readings.compactMap { reading -> Double? in
             if case .pressure(let pressure) = reading.value { return pressure.doubleValue }
@@ -106,7 +126,7 @@ import TestSupport
     }
 
     @Test func theSenseHATBarometerRunsAt25Hertz() throws {
-        let readings = try run("board = sim\n[chip barometer]\ndriver = lps25h\nbus = emulated\naddress = 0x5C\n", seconds: 1)
+        let readings = try run("board = sim\n[chip barometer]\ndriver = lps25h\nbus = emulated\naddress = 0x5C\nnoise = off\n", seconds: 1)
         let pressures = readings.compactMap { reading -> Double? in
             if case .pressure(let pressure) = reading.value { return pressure.doubleValue }
             return nil
