@@ -65,6 +65,10 @@ let package = Package(
             path: "tools/motionctl",
             swiftSettings: strictSwift6),
 
+        // Level 2: runs inside a QEMU guest on Debian's kernel (tools/test-kernel-qemu.sh). No
+        // Foundation, so the -static-stdlib binary stays small.
+        .executableTarget(name: "ocm-kernel-tests", dependencies: ["LinuxIIO", "LinuxI2C", "LinuxGPIO", "SensorBus"],
+                          path: "Tests/KernelLevel", swiftSettings: strictSwift6),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift6),
         .testTarget(name: "FixedPointTests", dependencies: ["FixedPoint", "TestSupport"],
                     swiftSettings: strictSwift6),

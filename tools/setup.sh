@@ -3,7 +3,8 @@
 #
 #   demo  install the missing Debian packages, build, and run the demo on the simulated board
 #   test  install the missing Debian packages, build (debug and release, zero warnings), and run
-#         every test: Swift tests, the Embedded Swift build, the C library, motionctl end to end
+#         every test: Swift tests, the Embedded Swift build, the C library, motionctl end to end,
+#         levels 1 (umockdev) and 2 (QEMU) of ../shared/specs/hil-testing.md
 #
 # Works as root or as a user with sudo on Debian 12 / Raspberry Pi OS bookworm. Swift itself is
 # not a Debian package: it is found on PATH, in $SWIFT_BIN, or in /opt/swift/usr/bin.
@@ -23,6 +24,9 @@ packages=(libi2c-dev libiio-dev libgpiod-dev zlib1g-dev pkg-config gcc libc6-dev
 # Test only: umockdev fakes /sys for the real libiio and serves /dev/i2c-N ioctls to our binary
 # through a small C fixture built against libumockdev (level 1 of ../shared/specs/hil-testing.md).
 if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev); fi
+# Test only, level 2 (the real kernel under QEMU): tools/test-kernel-qemu.sh adds the kernel
+# headers of the version it finds itself.
+if [ "$mode" = test ]; then packages+=(qemu-system-x86 busybox-static cpio kmod xz-utils make); fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -83,6 +87,8 @@ stage "C library: install, ldd, C test program" tools/test-c-library.sh
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "/dev/i2c-N ioctls through umockdev (I2C_RDWR, SMBus fallback, EBUSY)" tools/test-i2c-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
+stage "Level 2 guest binary (static Swift stdlib, zero warnings)" build -c release --product ocm-kernel-tests --scratch-path .build-kernel -Xswiftc -static-stdlib
+stage "Level 2: the real kernel's drivers under QEMU (i2c-stub, hrtimer trigger, gpio-sim)" tools/test-kernel-qemu.sh .build-kernel/release/ocm-kernel-tests
 ((failed == 0)) || printf 'failed stage: %s\n' "${failures[@]}"
 echo "stages: $passed passed, $failed failed"
 ((failed == 0))
