@@ -23,12 +23,34 @@ struct Replay: ParsableCommand {
     @Flag(help: "Skip rows of sensor kinds this version does not know, instead of stopping.")
     var skipUnknownSensors = false
 
+    @Option(help: "Device motion's reference frame: \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var frame: String = AttitudeReferenceFrame.xArbitraryZVertical.rawValue
+
+    @Option(help: "Magnetic declination in degrees east, for x-true-north-z-vertical.")
+    var declination: Double?
+
+    func validate() throws {
+        guard let parsed = AttitudeReferenceFrame(rawValue: frame) else {
+            throw ValidationError("--frame \(frame) is not one of \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if parsed == .xTrueNorthZVertical && declination == nil {
+            throw ValidationError("--frame x-true-north-z-vertical needs --declination DEGREES (east positive) for the place and date of the recording")
+        }
+    }
+
     func run() throws {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let playback = try RecordingPlayback(path: recording, skipUnknownSensors: skipUnknownSensors)
         var progress = ProgressLine(label: (recording as NSString).lastPathComponent)
         let started = Date()
-        let samples = try playback.run { reading in progress.update(timestampNanoseconds: reading.timestampNanoseconds) }
+        let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
+        var estimator = DeviceMotionEstimator(frame: frame, declination: declination ?? 0)
+        let deviceMotion = try DeviceMotionFile(path: (out as NSString).appendingPathComponent("device_motion.csv"))
+        let samples = try playback.run { reading in
+            progress.update(timestampNanoseconds: reading.timestampNanoseconds)
+            if let motion = estimator.process(reading) { deviceMotion.write(motion) }
+        }
+        try deviceMotion.close()
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")
         try SummaryReport(playback: playback).writeJSON(to: summaryPath)

@@ -1,0 +1,40 @@
+/// The attitude filter's settings, in human units, with their defaults. The time constants are
+/// those of VQF (Laidig & Seel, "VQF: Highly accurate IMU orientation estimation with bias
+/// estimation and magnetic disturbance rejection", Information Fusion 91, 2023), whose structure
+/// this filter follows; the values are physical choices, not fitted to any recording.
+public struct AttitudeFilterSettings: Sendable, Equatable {
+    /// Time constant of the accelerometer's low-pass filter in the almost-inertial frame, s:
+    /// how long a linear acceleration must last before it tilts the estimate.
+    public var accelerometerTimeConstant = 3.0
+    /// Time constant of the heading correction by the magnetometer, s.
+    public var magnetometerTimeConstant = 9.0
+    /// Rest: the gyroscope within this of its 0.5 s average, rad/s (2 °/s) …
+    public var restGyroscopeThreshold = 2.0 * .pi / 180
+    /// … and the accelerometer within this of its average, m/s² …
+    public var restAccelerometerThreshold = 0.5
+    /// … for at least this long, s.
+    public var restMinimumDuration = 1.5
+    /// Time constant of the averages rest detection compares with, s.
+    public var restFilterTimeConstant = 0.5
+    /// Time constant with which the gyroscope bias follows the gyroscope's average at rest, s.
+    public var restBiasTimeConstant = 2.0
+    /// Time constant with which the inclination corrections pull the bias estimate in motion, s.
+    public var motionBiasTimeConstant = 300.0
+    /// The bias estimate is clamped to this, rad/s (2 °/s: MEMS gyroscopes' zero-rate offset
+    /// tolerance is ±1…±3 °/s), so that no motion mistaken for rest can run it away.
+    public var biasLimit = 2.0 * .pi / 180
+    /// A magnetometer sample whose field strength differs from the reference by more than this
+    /// fraction, or whose dip angle by more than `magneticDipThreshold`, is a disturbance: it
+    /// does not correct the heading.
+    public var magneticNormThreshold = 0.1
+    /// rad (10°).
+    public var magneticDipThreshold = 10.0 * .pi / 180
+    /// A field that stays disturbed but steady this long becomes the new reference, s (the
+    /// device was moved to a place whose field differs).
+    public var magneticNewReferenceTime = 20.0
+    /// The heading correction converges as a running mean (gain 1/n) until its gain falls to
+    /// the time constant's: the first samples set the heading fast.
+    public var fastMagneticConvergence = true
+
+    public init() {}
+}

@@ -1,0 +1,128 @@
+public import FixedPoint
+public import MotionAlgorithms
+
+/// The device-motion stage: sensor readings in, `DeviceMotion` out, one per gyroscope sample
+/// (with the latest accelerometer sample and every magnetometer sample as it comes). Fixed
+/// point (`AttitudeFilter<Q32_32>`), no allocation per sample.
+public struct DeviceMotionEstimator: Sendable {
+    public let frame: AttitudeReferenceFrame
+    public private(set) var filter: AttitudeFilter<Q32_32>
+    /// Magnetic declination (east positive), rad: true north = magnetic north turned by it.
+    public let declination: Double
+
+    private var accelerometer: FusionVector<Q32_32>?
+    private var magneticField = Vector3.zero
+    private var lastGyroscopeNanoseconds: Int64?
+    private var lastMagnetometerNanoseconds: Int64?
+    /// The heading offset when the magnetometer first set it (for the corrected arbitrary frame:
+    /// heading stays relative to the start).
+    private var startHeading: (cosine: Q32_32, sine: Q32_32)?
+    private let declinationRotation: FusionQuaternion<Q32_32>
+
+    /// - Parameter declination: degrees east, for `xTrueNorthZVertical` (from the World
+    ///   Magnetic Model at the device's place and date).
+    public init(frame: AttitudeReferenceFrame = .xArbitraryZVertical, settings: AttitudeFilterSettings = .init(), declination: Double = 0) {
+        self.frame = frame
+        self.declination = declination * .pi / 180
+        filter = AttitudeFilter(settings: settings)
+        // True-north frame from magnetic: a field pointing to magnetic north lies `declination`
+        // east of true north, i.e. turned by −declination about z (x north, y west, z up).
+        let half = -self.declination / 2
+        declinationRotation = FusionQuaternion(w: Q32_32(cosine(half)), x: .zero, y: .zero, z: Q32_32(sine(half)))
+    }
+
+    /// Takes one reading; returns the device motion when it was a gyroscope sample.
+    public mutating func process(_ reading: SensorReading) -> DeviceMotion? {
+        switch reading.value {
+        case .acceleration(let vector):
+            accelerometer = Self.fusion(vector)
+            return nil
+        case .magneticField(let vector):
+            magneticField = vector
+            guard frame.usesMagnetometer else { return nil }
+            let dt = lastMagnetometerNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
+            lastMagnetometerNanoseconds = reading.timestampNanoseconds
+            filter.update(magnetometer: Self.fusion(vector), dt: dt)
+            if startHeading == nil, filter.hasHeading {
+                let (sine, cosine) = Q32_32.sineCosine(filter.headingOffset.timesPowerOfTwo(-1))
+                startHeading = (cosine, sine)
+            }
+            return nil
+        case .angularVelocity(let vector):
+            guard let accelerometer else { return nil }  // fusion starts with the first accelerometer sample
+            let dt = lastGyroscopeNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
+            lastGyroscopeNanoseconds = reading.timestampNanoseconds
+            let rate = Self.fusion(vector)
+            filter.update(gyroscope: rate, accelerometer: accelerometer, dt: dt)
+            return output(at: reading.timestampNanoseconds, rate: rate, accelerometer: accelerometer)
+        case .pressure, .temperature:
+            return nil
+        }
+    }
+
+    private func output(at time: Int64, rate: FusionVector<Q32_32>, accelerometer: FusionVector<Q32_32>) -> DeviceMotion {
+        let inclined = filter.attitude6D
+        let attitude: FusionQuaternion<Q32_32>
+        switch frame {
+        case .xArbitraryZVertical:
+            attitude = inclined
+        case .xArbitraryCorrectedZVertical:
+            if let start = startHeading {
+                attitude = FusionQuaternion.aboutZ(halfCosine: start.cosine, halfSine: -start.sine) * filter.attitude9D
+            } else {
+                attitude = inclined
+            }
+        case .xMagneticNorthZVertical:
+            attitude = filter.attitude9D
+        case .xTrueNorthZVertical:
+            attitude = declinationRotation * filter.attitude9D
+        }
+        // Down in device axes: −(third row of the rotation matrix), the same in every frame.
+        let q = inclined
+        let two = Q32_32.one + Q32_32.one
+        let gravity = FusionVector(x: -(two * (q.x * q.z - q.w * q.y)), y: -(two * (q.y * q.z + q.w * q.x)),
+                                   z: -(Q32_32.one - two * (q.x * q.x + q.y * q.y)))
+        let inverseG = Q32_32(-1 / 9.80665)
+        let measured = accelerometer * inverseG
+        let unbiased = rate - filter.bias
+        var heading = Q16_16(-1.0)
+        if frame.isNorthReferenced {
+            // The device's +y axis in the frame: (R12, R22); clockwise from north = atan2(east, north), east = −y.
+            let north = two * (attitude.x * attitude.y - attitude.w * attitude.z)
+            let west = Q32_32.one - two * (attitude.x * attitude.x + attitude.z * attitude.z)
+            var degrees = Q32_32.arctangent2(y: -west, x: north) * Q32_32(180 / Double.pi)
+            if degrees < .zero { degrees = degrees + Q32_32(360.0) }
+            heading = degrees.q16_16
+        }
+        return DeviceMotion(timestampNanoseconds: time, attitude: Self.fixed(attitude), gravity: Self.fixed(gravity),
+                            userAcceleration: Self.fixed(measured - gravity), rotationRate: Self.fixed(unbiased),
+                            magneticField: magneticField, magneticAccuracy: -1, heading: heading)
+    }
+
+    static func fusion(_ vector: Vector3) -> FusionVector<Q32_32> {
+        FusionVector(x: Q32_32(vector.x), y: Q32_32(vector.y), z: Q32_32(vector.z))
+    }
+
+    static func fixed(_ vector: FusionVector<Q32_32>) -> Vector3 {
+        Vector3(x: vector.x.q16_16, y: vector.y.q16_16, z: vector.z.q16_16)
+    }
+
+    static func fixed(_ q: FusionQuaternion<Q32_32>) -> Quaternion {
+        // w ≥ 0: one of the two quaternions of a rotation, as recordings and Core Motion give it.
+        let sign = q.w < .zero ? -Q32_32.one : Q32_32.one
+        return Quaternion(w: (q.w * sign).q2_30, x: (q.x * sign).q2_30, y: (q.y * sign).q2_30, z: (q.z * sign).q2_30)
+    }
+}
+
+// Set-up only (the declination rotation): Taylor series, since the engine's per-sample code
+// uses no floating-point library.
+private func sine(_ x: Double) -> Double {
+    var term = x, sum = x
+    for n in stride(from: 2, through: 30, by: 2) {
+        term *= -x * x / Double(n * (n + 1))
+        sum += term
+    }
+    return sum
+}
+
+private func cosine(_ x: Double) -> Double { sine(x + .pi / 2) }
