@@ -34,7 +34,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public private(set) var magneticReferenceDip = Scalar.zero
 
     // Coefficients: reciprocals of the time constants (1/s) and thresholds, converted once.
-    private let inverseAccelerometerTime, inverseMagnetometerTime, inverseRestFilterTime, inverseBiasTime, inverseMotionBiasTime: Scalar
+    private let inverseMagnetometerTime, inverseRestFilterTime, inverseBiasTime, inverseMotionBiasTime: Scalar
     private let restGyroscopeThresholdSquared, restAccelerometerThresholdSquared, restMinimumDuration, biasLimit: Scalar
     private let magneticNormThreshold, magneticDipThreshold, magneticNewReferenceTime, inverseReferenceTime: Scalar
     private let fastMagneticConvergence: Bool
@@ -43,7 +43,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
 
     // States.
     private var started = false
-    private var accelerometerStage1 = Vector.zero, accelerometerStage2 = Vector.zero
+    private var accelerometerFilter: ButterworthLowPass<Scalar>
     /// 1/|filtered acceleration|, refined by Newton from its previous value each step.
     private var inverseGravityNorm = Scalar.zero
     /// The latest inclination correction as a rotation vector (rad, reference frame).
@@ -56,7 +56,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
 
     public init(settings: AttitudeFilterSettings = .init()) {
-        inverseAccelerometerTime = Scalar(1 / settings.accelerometerTimeConstant)
+        accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         inverseMagnetometerTime = Scalar(1 / settings.magnetometerTimeConstant)
         inverseRestFilterTime = Scalar(1 / settings.restFilterTimeConstant)
         inverseBiasTime = Scalar(1 / settings.restBiasTimeConstant)
@@ -99,8 +99,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private mutating func start(_ accelerometer: Vector) {
         started = true
         // The filters start at the first sample: the inclination is right at once.
-        accelerometerStage1 = accelerometer
-        accelerometerStage2 = accelerometer
+        accelerometerFilter.reset(to: accelerometer, dt: Scalar.one.timesPowerOfTwo(-7))
         restAccelerometerMean = accelerometer
         inverseGravityNorm = accelerometer.squaredLength.reciprocalSquareRoot
         alignInclination()
@@ -118,15 +117,13 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         gyroscopeQuaternion = (gyroscopeQuaternion * step).normalized
     }
 
-    /// Low-pass filters the accelerometer in frame I (two first-order stages: critically
-    /// damped, no overshoot) and turns the inclination so that the filtered vector is vertical.
+    /// Low-pass filters the accelerometer in frame I (second-order Butterworth, VQF's cutoff
+    /// for τ) and turns the inclination so that the filtered vector is vertical.
     private mutating func correctInclination(_ accelerometer: Vector, _ dt: Scalar) {
         let inertial = gyroscopeQuaternion.rotate(accelerometer)
-        let k = dt * inverseAccelerometerTime * Scalar(1 / 0.455)
-        accelerometerStage1 = accelerometerStage1.approaching(inertial, by: k)
-        accelerometerStage2 = accelerometerStage2.approaching(accelerometerStage1, by: k)
+        let filtered = accelerometerFilter.update(inertial, dt: dt)
         // 1/|a| changes slowly: one Newton step from the previous value keeps it exact.
-        let squared = accelerometerStage2.squaredLength
+        let squared = filtered.squaredLength
         inverseGravityNorm = inverseGravityNorm * (Scalar.one + Scalar.one.timesPowerOfTwo(-1)
             - squared.timesPowerOfTwo(-1) * inverseGravityNorm * inverseGravityNorm)
         alignInclination()
@@ -135,7 +132,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// The rotation about a horizontal axis taking the filtered "up" n onto z: the quaternion
     /// (1 + n_z, n_y, −n_x, 0) normalised (half the angle between n and z, no trigonometry).
     private mutating func alignInclination() {
-        let up = inclinationQuaternion.rotate(accelerometerStage2) * inverseGravityNorm
+        let up = inclinationQuaternion.rotate(accelerometerFilter.output) * inverseGravityNorm
         let onePlusZ = Scalar.one + up.z
         guard onePlusZ > Scalar.one.timesPowerOfTwo(-20) else {
             // Upside down exactly: any horizontal axis will do; x.

@@ -19,7 +19,7 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// Time constant with which the gyroscope bias follows the gyroscope's average at rest, s.
     public var restBiasTimeConstant = 2.0
     /// Time constant with which the inclination corrections pull the bias estimate in motion, s.
-    public var motionBiasTimeConstant = 300.0
+    public var motionBiasTimeConstant = 100.0
     /// The bias estimate is clamped to this, rad/s (2 °/s: MEMS gyroscopes' zero-rate offset
     /// tolerance is ±1…±3 °/s), so that no motion mistaken for rest can run it away.
     public var biasLimit = 2.0 * .pi / 180

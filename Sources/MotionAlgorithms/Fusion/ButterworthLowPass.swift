@@ -1,0 +1,57 @@
+/// A second-order Butterworth low-pass filter on a 3-vector, with VQF's parametrisation by a
+/// time constant τ: cutoff f_c = √2 / (2π τ) (Laidig & Seel 2023, §IV-B). Transposed direct
+/// form II; the coefficients follow the sample interval, recomputed only when it changes.
+///
+/// Coefficients (bilinear transform, prewarped): C = tan(π f_c dt), D = C² + √2 C + 1,
+/// b₀ = C²/D, b₁ = 2b₀, b₂ = b₀, a₁ = 2(C² − 1)/D, a₂ = (C² − √2 C + 1)/D. Here C is a few
+/// thousandths (f_c = 0.075 Hz at τ = 3 s, dt ≤ 20 ms), so tan C = C + C³/3 to 10⁻¹² and
+/// 1/D = 1 − u + u² − u³ + u⁴ with u = D − 1 to 10⁻¹²: multiplications only, in either number
+/// type.
+struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
+    typealias Vector = FusionVector<Scalar>
+
+    private let piCutoff: Scalar  // π f_c, 1/s
+    private let squareRootOfTwo: Scalar
+    private var lastInterval = Scalar.zero
+    private var b0 = Scalar.zero, a1 = Scalar.zero, a2 = Scalar.zero
+    private var state1 = Vector.zero, state2 = Vector.zero
+    private(set) var output = Vector.zero
+
+    init(timeConstant: Double) {
+        piCutoff = Scalar(2.0.squareRoot() / (2 * timeConstant))  // π × √2 / (2π τ)
+        squareRootOfTwo = Scalar(2.0.squareRoot())
+    }
+
+    /// Starts in the steady state of a constant input `x` (no start-up transient).
+    mutating func reset(to x: Vector, dt: Scalar) {
+        setInterval(dt)
+        output = x
+        state1 = x - x * b0
+        state2 = x * b0 - x * a2
+    }
+
+    mutating func update(_ x: Vector, dt: Scalar) -> Vector {
+        if dt != lastInterval { setInterval(dt) }
+        let b1 = b0 + b0
+        let y = x * b0 + state1
+        state1 = x * b1 - y * a1 + state2
+        state2 = x * b0 - y * a2
+        output = y
+        return y
+    }
+
+    private mutating func setInterval(_ dt: Scalar) {
+        lastInterval = dt
+        let angle = piCutoff * dt
+        let c = angle + angle * angle * angle * oneThird
+        let cSquared = c * c
+        let u = cSquared + squareRootOfTwo * c
+        let uSquared = u * u
+        let inverseD = Scalar.one - u + uSquared - uSquared * u + uSquared * uSquared
+        b0 = cSquared * inverseD
+        a1 = (cSquared - Scalar.one).timesPowerOfTwo(1) * inverseD
+        a2 = (cSquared - squareRootOfTwo * c + Scalar.one) * inverseD
+    }
+
+    private let oneThird = Scalar(1.0 / 3)
+}
