@@ -52,10 +52,24 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private var restTime = Scalar.zero
     private var magneticSamples = Scalar.zero
     private var candidateNorm = Scalar.zero, candidateDip = Scalar.zero, candidateTime = Scalar.zero
+    /// Time since the last magnetometer sample used, and the least interval between two.
+    private var magnetometerTime = Scalar.zero
+    private let magnetometerInterval: Scalar
+    /// The magnetometer's online hard-iron calibration.
+    public private(set) var calibration: MagnetometerCalibration<Scalar>
+    private let calibratesMagnetometer: Bool
+    /// The calibration's offset when the heading reference was taken, and how far (µT², squared)
+    /// it may move before the reference is taken again.
+    private var referenceOffset = Vector.zero
+    private let recalibrationThresholdSquared = Scalar(25.0)
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
     private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
 
-    public init(settings: AttitudeFilterSettings = .init()) {
+    public init(settings: AttitudeFilterSettings = .init(), magnetometerOffset: Vector = .zero) {
+        calibratesMagnetometer = settings.magnetometerCalibration
+        magnetometerInterval = Scalar(settings.magnetometerInterval)
+        calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,
+                                              initialUncertainty: settings.magnetometerOffsetUncertainty)
         accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         inverseMagnetometerTime = Scalar(1 / settings.magnetometerTimeConstant)
         inverseRestFilterTime = Scalar(1 / settings.restFilterTimeConstant)
@@ -75,12 +89,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
 
     /// The 6D attitude: device axes → a frame with z up and x where the device's x pointed
     /// (horizontally) when the filter started, drifting only with the residual bias.
-    @inlinable
-    public var attitude6D: Rotation { inclinationQuaternion * gyroscopeQuaternion }
+    public private(set) var attitude6D = Rotation.identity
 
     /// The 9D attitude: device axes → x magnetic north, y west, z up.
     public var attitude9D: Rotation {
-        Rotation.aboutZ(halfCosine: headingHalfCosine, halfSine: headingHalfSine) * attitude6D
+        attitude6D.turnedAboutZ(halfCosine: headingHalfCosine, halfSine: headingHalfSine)
     }
 
     /// One gyroscope sample (rad/s, device axes) with the latest accelerometer sample (m/s²,
@@ -92,6 +105,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         }
         integrate(gyroscope - bias, dt)
         correctInclination(accelerometer, dt)
+        attitude6D = inclinationQuaternion * gyroscopeQuaternion
         detectRestAndEstimateBias(gyroscope, accelerometer, dt)
         if !isResting { estimateBiasInMotion() }
     }
@@ -103,6 +117,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         restAccelerometerMean = accelerometer
         inverseGravityNorm = accelerometer.squaredLength.reciprocalSquareRoot
         alignInclination()
+        attitude6D = inclinationQuaternion * gyroscopeQuaternion
     }
 
     /// q ← q ⊗ exp(ω dt / 2): the small rotation's quaternion to third order in the angle
@@ -139,9 +154,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             inclinationQuaternion = (Rotation(w: .zero, x: .one, y: .zero, z: .zero) * inclinationQuaternion).normalized
             return
         }
-        let correction = Rotation(w: onePlusZ, x: up.y, y: -up.x, z: .zero)
-        let unit = correction.scaled(by: correction.squaredNorm.reciprocalSquareRoot)
-        inclinationQuaternion = (unit * inclinationQuaternion).normalized
+        // Half of it has |q|² = (1 + n_z)/2, near 1 for the small corrections of every step
+        // after the first: `normalized` then needs no square root.
+        let half = Scalar.one.timesPowerOfTwo(-1)
+        let unit = Rotation(w: onePlusZ * half, x: up.y * half, y: -up.x * half, z: .zero).normalized
+        inclinationQuaternion = inclinationQuaternion.tilted(by: unit).normalized
         lastCorrection = FusionVector(x: unit.x + unit.x, y: unit.y + unit.y, z: .zero)
     }
 
@@ -179,16 +196,39 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
 
     private func clamp(_ value: Scalar) -> Scalar { max(-biasLimit, min(biasLimit, value)) }
 
-    /// One magnetometer sample (µT, device axes), `dt` seconds after the previous one.
-    public mutating func update(magnetometer: Vector, dt: Scalar) {
+    /// One raw magnetometer sample (µT, device axes), `dt` seconds after the previous one: the
+    /// online calibration learns from it, then its calibrated value corrects the heading.
+    public mutating func update(magnetometer raw: Vector, dt: Scalar) {
         guard started else { return }
+        // At most every `magnetometerInterval`: a heading corrected with a 9 s time constant
+        // needs no more, and faster magnetometers (286 Hz in BROAD) would cost 5× as much.
+        magnetometerTime = magnetometerTime + dt
+        guard magnetometerTime >= magnetometerInterval else { return }
+        let dt = magnetometerTime
+        magnetometerTime = .zero
+        var magnetometer = raw
+        if calibratesMagnetometer {
+            calibration.update(raw: raw, rotation: attitude6D, dt: dt)
+            // Until rotation has made the offset observable (accuracy low or better), the raw
+            // field is the better guess: at rest the calibration cannot tell the offset from
+            // the Earth's field, only their sum (`appliedOffset`).
+            let offset = calibration.appliedOffset
+            magnetometer = raw - offset
+            // An offset that moved far since the heading's reference was taken makes that
+            // reference (field strength, dip) and the heading stale: start them again.
+            let moved = (offset - referenceOffset).squaredLength
+            if hasHeading, moved > recalibrationThresholdSquared {
+                hasHeading = false
+                isMagneticallyDisturbed = false
+            }
+            if !hasHeading { referenceOffset = offset }
+        }
         let field = attitude6D.rotate(magnetometer)
-        let horizontalSquared = field.x * field.x + field.y * field.y
-        let horizontal = horizontalSquared * horizontalSquared.reciprocalSquareRoot
-        let normSquared = horizontalSquared + field.z * field.z
+        let normSquared = field.squaredLength
+        guard normSquared > Scalar.one.timesPowerOfTwo(-8) else { return }  // no field: a broken sensor
         let norm = normSquared * normSquared.reciprocalSquareRoot
-        guard norm > Scalar.one.timesPowerOfTwo(-4) else { return }  // no field: a broken sensor
-        let dip = Scalar.arctangent2(y: -field.z, x: horizontal)
+        let horizontalSquared = field.x * field.x + field.y * field.y
+        let dip = Scalar.arctangent2(y: -field.z, x: horizontalSquared * horizontalSquared.reciprocalSquareRoot)
         // The heading offset that puts this field's horizontal part on x.
         let target = -Scalar.arctangent2(y: field.y, x: field.x)
         if !hasHeading {

@@ -20,9 +20,10 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     public var restBiasTimeConstant = 2.0
     /// Time constant with which the inclination corrections pull the bias estimate in motion, s.
     public var motionBiasTimeConstant = 100.0
-    /// The bias estimate is clamped to this, rad/s (2 °/s: MEMS gyroscopes' zero-rate offset
-    /// tolerance is ±1…±3 °/s), so that no motion mistaken for rest can run it away.
-    public var biasLimit = 2.0 * .pi / 180
+    /// The bias estimate is clamped to this, rad/s (10 °/s: MEMS gyroscopes' zero-rate offset
+    /// tolerance runs from ±3 °/s (BMI160) to ±20 °/s (MPU-6050), and phones' reach 5 °/s), so
+    /// that no motion mistaken for rest can run it away.
+    public var biasLimit = 10.0 * .pi / 180
     /// A magnetometer sample whose field strength differs from the reference by more than this
     /// fraction, or whose dip angle by more than `magneticDipThreshold`, is a disturbance: it
     /// does not correct the heading.
@@ -35,6 +36,15 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// The heading correction converges as a running mean (gain 1/n) until its gain falls to
     /// the time constant's: the first samples set the heading fast.
     public var fastMagneticConvergence = true
+
+    /// The magnetometer is used at most this often, s (50 Hz: ample for a heading corrected
+    /// with a 9 s time constant; faster magnetometers' extra samples are skipped).
+    public var magnetometerInterval = 0.02
+    /// Whether the magnetometer's hard-iron offset is estimated online (`MagnetometerCalibration`).
+    public var magnetometerCalibration = true
+    /// 1σ of the offset before any sample, µT: 300 for an unknown device (a phone's offsets
+    /// reach hundreds of µT), a few µT when a stored calibration is given.
+    public var magnetometerOffsetUncertainty = 300.0
 
     public init() {}
 }

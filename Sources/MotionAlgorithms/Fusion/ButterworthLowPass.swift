@@ -1,6 +1,6 @@
 /// A second-order Butterworth low-pass filter on a 3-vector, with VQF's parametrisation by a
 /// time constant τ: cutoff f_c = √2 / (2π τ) (Laidig & Seel 2023, §IV-B). Transposed direct
-/// form II; the coefficients follow the sample interval, recomputed only when it changes.
+/// form II; the coefficients follow the average sample interval, recomputed when it drifts.
 ///
 /// Coefficients (bilinear transform, prewarped): C = tan(π f_c dt), D = C² + √2 C + 1,
 /// b₀ = C²/D, b₁ = 2b₀, b₂ = b₀, a₁ = 2(C² − 1)/D, a₂ = (C² − √2 C + 1)/D. Here C is a few
@@ -13,6 +13,8 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     private let piCutoff: Scalar  // π f_c, 1/s
     private let squareRootOfTwo: Scalar
     private var lastInterval = Scalar.zero
+    /// The sample interval averaged over about 64 samples, s.
+    private var averageInterval = Scalar.zero
     private var b0 = Scalar.zero, a1 = Scalar.zero, a2 = Scalar.zero
     private var state1 = Vector.zero, state2 = Vector.zero
     private(set) var output = Vector.zero
@@ -24,6 +26,7 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
 
     /// Starts in the steady state of a constant input `x` (no start-up transient).
     mutating func reset(to x: Vector, dt: Scalar) {
+        averageInterval = dt
         setInterval(dt)
         output = x
         state1 = x - x * b0
@@ -31,7 +34,13 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     }
 
     mutating func update(_ x: Vector, dt: Scalar) -> Vector {
-        if dt != lastInterval { setInterval(dt) }
+        // The coefficients follow the average interval, not each one: phones' timestamps
+        // jitter by milliseconds, and a direct-form filter whose coefficients change every
+        // step is no longer the filter it was designed as (its states do not carry over).
+        averageInterval = averageInterval + (dt - averageInterval).timesPowerOfTwo(-6)
+        let change = averageInterval - lastInterval
+        let tolerance = lastInterval.timesPowerOfTwo(-6)
+        if change > tolerance || -change > tolerance { setInterval(averageInterval) }
         let b1 = b0 + b0
         let y = x * b0 + state1
         state1 = x * b1 - y * a1 + state2

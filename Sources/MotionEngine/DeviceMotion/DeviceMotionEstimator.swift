@@ -1,12 +1,12 @@
-public import FixedPoint
+import FixedPoint
 public import MotionAlgorithms
 
 /// The device-motion stage: sensor readings in, `DeviceMotion` out, one per gyroscope sample
 /// (with the latest accelerometer sample and every magnetometer sample as it comes). Fixed
-/// point (`AttitudeFilter<Q32_32>`), no allocation per sample.
+/// point (`FixedPointAttitudeFilter`), no allocation per sample.
 public struct DeviceMotionEstimator: Sendable {
     public let frame: AttitudeReferenceFrame
-    public private(set) var filter: AttitudeFilter<Q32_32>
+    public private(set) var filter: FixedPointAttitudeFilter
     /// Magnetic declination (east positive), rad: true north = magnetic north turned by it.
     public let declination: Double
 
@@ -24,7 +24,7 @@ public struct DeviceMotionEstimator: Sendable {
     public init(frame: AttitudeReferenceFrame = .xArbitraryZVertical, settings: AttitudeFilterSettings = .init(), declination: Double = 0) {
         self.frame = frame
         self.declination = declination * .pi / 180
-        filter = AttitudeFilter(settings: settings)
+        filter = FixedPointAttitudeFilter(settings: settings)
         // True-north frame from magnetic: a field pointing to magnetic north lies `declination`
         // east of true north, i.e. turned by −declination about z (x north, y west, z up).
         let half = -self.declination / 2
@@ -82,22 +82,32 @@ public struct DeviceMotionEstimator: Sendable {
         let two = Q32_32.one + Q32_32.one
         let gravity = FusionVector(x: -(two * (q.x * q.z - q.w * q.y)), y: -(two * (q.y * q.z + q.w * q.x)),
                                    z: -(Q32_32.one - two * (q.x * q.x + q.y * q.y)))
-        let inverseG = Q32_32(-1 / 9.80665)
+        let inverseG = Self.minusInverseStandardGravity
         let measured = accelerometer * inverseG
         let unbiased = rate - filter.bias
-        var heading = Q16_16(-1.0)
+        // The calibrated field when the frame uses the magnetometer (the calibration learns
+        // only then), else the raw one, uncalibrated.
+        let field = frame.usesMagnetometer ? Self.fixed(filter.calibrated(Self.fusion(magneticField))) : magneticField
+        let accuracy = frame.usesMagnetometer ? filter.magnetometerAccuracy : -1
+        var heading = Self.noHeading
         if frame.isNorthReferenced {
             // The device's +y axis in the frame: (R12, R22); clockwise from north = atan2(east, north), east = −y.
             let north = two * (attitude.x * attitude.y - attitude.w * attitude.z)
             let west = Q32_32.one - two * (attitude.x * attitude.x + attitude.z * attitude.z)
-            var degrees = Q32_32.arctangent2(y: -west, x: north) * Q32_32(180 / Double.pi)
-            if degrees < .zero { degrees = degrees + Q32_32(360.0) }
+            var degrees = Q32_32.arctangent2(y: -west, x: north) * Self.degreesPerRadian
+            if degrees < .zero { degrees = degrees + Self.fullTurnDegrees }
             heading = degrees.q16_16
         }
         return DeviceMotion(timestampNanoseconds: time, attitude: Self.fixed(attitude), gravity: Self.fixed(gravity),
                             userAcceleration: Self.fixed(measured - gravity), rotationRate: Self.fixed(unbiased),
-                            magneticField: magneticField, magneticAccuracy: -1, heading: heading)
+                            magneticField: field, magneticAccuracy: accuracy, heading: heading)
     }
+
+    // Constants of the output, converted once.
+    private static let minusInverseStandardGravity = Q32_32(-1 / 9.80665)
+    private static let degreesPerRadian = Q32_32(180 / Double.pi)
+    private static let fullTurnDegrees = Q32_32(360.0)
+    private static let noHeading = Q16_16(-1.0)
 
     static func fusion(_ vector: Vector3) -> FusionVector<Q32_32> {
         FusionVector(x: Q32_32(vector.x), y: Q32_32(vector.y), z: Q32_32(vector.z))
