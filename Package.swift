@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "MotionAlgorithms", targets: ["MotionAlgorithms"]),
         .library(name: "MotionEngine", targets: ["MotionEngine"]),
         .library(name: "Chips", targets: ["Chips"]),
+        // Core Motion's API for Swift: CMMotionManager and its data types, driving a board live.
+        .library(name: "OpenCoreMotion", targets: ["OpenCoreMotion"]),
+        .library(name: "Geomagnetism", targets: ["Geomagnetism"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,6 +44,8 @@ let package = Package(
 
         .target(name: "FixedPoint", swiftSettings: strictSwift6),
         .target(name: "MotionAlgorithms", dependencies: ["FixedPoint"], swiftSettings: strictSwift6),
+        // The World Magnetic Model (declination for true north); standard library only, like FixedPoint.
+        .target(name: "Geomagnetism", swiftSettings: strictSwift6),
         .target(name: "Recordings", dependencies: ["CZlib"], swiftSettings: strictSwift6),
         // Hardware: the bus protocols drivers talk to; the Linux transports and the chip
         // drivers + emulators implement or use them and never import each other.
@@ -51,15 +56,19 @@ let package = Package(
         .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO", "LinuxGPIO"],
                 swiftSettings: strictSwift6),
+        // The Swift API: Core Motion's CMMotionManager and data types on a live board (Foundation
+        // for OperationQueue and Core Motion's error protocols).
+        .target(name: "OpenCoreMotion", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint"],
+                swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.
         .target(name: "COpenCoreMotion"),
-        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings"],
+        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "OpenCoreMotion"],
                 swiftSettings: strictSwift6),
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",
@@ -83,7 +92,10 @@ let package = Package(
                     swiftSettings: strictSwift6),
         .testTarget(name: "LinuxIIOTests", dependencies: ["LinuxIIO"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxGPIOTests", dependencies: ["LinuxGPIO"], swiftSettings: strictSwift6),
+        .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism"], swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
+                    swiftSettings: strictSwift6),
+        .testTarget(name: "OpenCoreMotionTests", dependencies: ["OpenCoreMotion", "TestSupport"],
                     swiftSettings: strictSwift6),
     ]
 )

@@ -2,7 +2,7 @@
 # Installs the C library into a temporary prefix, checks that it needs no Swift runtime
 # library at run time (only Debian packages' libraries: glibc, libstdc++, libgcc_s, zlib, libi2c,
 # libiio and their dependencies), then builds Tests/CLibrary/*.c against it with pkg-config, as a user
-# would, and runs them.
+# would, and runs them (device_motion_example.c runs the simulated MPU-9250 board live for 2 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -32,6 +32,12 @@ for source in Tests/CLibrary/*.c; do
     gcc -std=c11 -Wall -Wextra -Werror "$source" -o "$program" $(pkg-config --cflags --libs opencoremotion) \
         -Wl,-rpath,"$work/prefix/lib"
     mkdir -p "$work/scratch"
-    "$program" Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch" || status=1
+    case "$(basename "$source")" in
+        # Live device motion from the simulated MPU-9250 (the library's default board), 2 s.
+        device_motion_example.c | motion_manager_test.c) arguments=() ;;
+        *) arguments=(Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch") ;;
+    esac
+    echo "== $(basename "$source" .c)"
+    "$program" "${arguments[@]}" || { echo "FAIL $(basename "$source" .c)" >&2; status=1; }
 done
 exit $status

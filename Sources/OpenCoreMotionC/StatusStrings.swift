@@ -9,6 +9,10 @@ public func ocm_status_string(_ status: ocm_status) -> UnsafePointer<CChar>? {
     case OCM_STATUS_INVALID_HANDLE: CString.pointer("invalid handle")
     case OCM_STATUS_IO_ERROR: CString.pointer("input/output error")
     case OCM_STATUS_MALFORMED_RECORDING: CString.pointer("malformed recording")
+    case OCM_STATUS_NOT_AVAILABLE: CString.pointer("not available")
+    case OCM_STATUS_MALFORMED_BOARD: CString.pointer("malformed board file")
+    case OCM_STATUS_DEVICE_ERROR: CString.pointer("device error")
+    case OCM_STATUS_NO_DATA: CString.pointer("no data yet")
     default: CString.pointer("unknown status")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Geomagnetism
 import MotionEngine
 
 /// `motionctl replay RECORDING --out DIR`: runs a recording through the pipeline as fast as the
@@ -26,15 +27,34 @@ struct Replay: ParsableCommand {
     @Option(help: "Device motion's reference frame: \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", ")).")
     var frame: String = AttitudeReferenceFrame.xArbitraryZVertical.rawValue
 
-    @Option(help: "Magnetic declination in degrees east, for x-true-north-z-vertical.")
+    @Option(help: "Magnetic declination in degrees east, for x-true-north-z-vertical (or give --latitude, --longitude and --date).")
     var declination: Double?
+
+    @Option(help: "Where the recording was made, degrees north (for the World Magnetic Model's declination).")
+    var latitude: Double?
+
+    @Option(help: "Where the recording was made, degrees east.")
+    var longitude: Double?
+
+    @Option(help: "When the recording was made, YYYY-MM-DD (WMM2025 covers 2025-01-01 to 2029-12-31).")
+    var date: String?
+
+    /// The declination: given, or from WMM2025 at the place and date.
+    func resolvedDeclination() throws -> Double? {
+        if let declination { return declination }
+        guard let latitude, let longitude, let date else { return nil }
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { throw ValidationError("--date \(date) is not YYYY-MM-DD") }
+        let year = try WorldMagneticModel.decimalYear(year: parts[0], month: parts[1], day: parts[2])
+        return try WorldMagneticModel.wmm2025.field(latitude: latitude, longitude: longitude, heightKilometers: 0, decimalYear: year).declinationDegrees
+    }
 
     func validate() throws {
         guard let parsed = AttitudeReferenceFrame(rawValue: frame) else {
             throw ValidationError("--frame \(frame) is not one of \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if parsed == .xTrueNorthZVertical && declination == nil {
-            throw ValidationError("--frame x-true-north-z-vertical needs --declination DEGREES (east positive) for the place and date of the recording")
+        if parsed == .xTrueNorthZVertical && declination == nil && (latitude == nil || longitude == nil || date == nil) {
+            throw ValidationError("--frame x-true-north-z-vertical needs the declination: --declination DEGREES (east positive), or --latitude, --longitude and --date for the World Magnetic Model")
         }
     }
 
@@ -44,7 +64,7 @@ struct Replay: ParsableCommand {
         var progress = ProgressLine(label: (recording as NSString).lastPathComponent)
         let started = Date()
         let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
-        var estimator = DeviceMotionEstimator(frame: frame, declination: declination ?? 0)
+        var estimator = DeviceMotionEstimator(frame: frame, declination: try resolvedDeclination() ?? 0)
         let deviceMotion = try DeviceMotionFile(path: (out as NSString).appendingPathComponent("device_motion.csv"))
         let samples = try playback.run { reading in
             progress.update(timestampNanoseconds: reading.timestampNanoseconds)

@@ -15,7 +15,8 @@
  *    happened, where (file, line, column), and what to do. Errors on a handle are also kept on
  *    it (for example ocm_recording_error_message()).
  *  - Threads: a handle is used by one thread at a time; different handles may be used from
- *    different threads at once. ocm_last_error_message() is per thread.
+ *    different threads at once. ocm_last_error_message() is per thread. Motion managers are
+ *    the exception: see "Motion manager" below (their callbacks run on an engine thread).
  *  - Units are SI and in the names: timestamps in nanoseconds (_ns), rates in hertz (_hz).
  */
 #ifndef OPENCOREMOTION_H
@@ -50,7 +51,17 @@ typedef enum ocm_status {
     /** A file could not be opened, read or written (see ocm_last_error_message()). */
     OCM_STATUS_IO_ERROR = -3,
     /** A recording is malformed or truncated (the message names file, line and column). */
-    OCM_STATUS_MALFORMED_RECORDING = -4
+    OCM_STATUS_MALFORMED_RECORDING = -4,
+    /** The board has no such sensor, or not the sensors a reference frame needs (the message
+     *  names the board file, the missing sensor and its chips). */
+    OCM_STATUS_NOT_AVAILABLE = -5,
+    /** A board file is malformed (the message names file and line and what to write instead). */
+    OCM_STATUS_MALFORMED_BOARD = -6,
+    /** The board's chips could not be brought up or stopped answering (bus, permissions,
+     *  wrong chip: the message says which chip and what to do). */
+    OCM_STATUS_DEVICE_ERROR = -7,
+    /** A stream has no sample yet (not started, or started too recently): not a failure. */
+    OCM_STATUS_NO_DATA = 2
 } ocm_status;
 
 /** The kinds of sensor, with the values of the recording format's `sensor` column. */
@@ -123,6 +134,223 @@ int64_t ocm_recording_line_number(const ocm_recording *recording);
 
 /** Closes the recording and frees everything it owns. NULL and invalid handles are ignored. */
 void ocm_recording_close(ocm_recording *recording);
+
+/* ---------------------------------------------------------------------------------------------
+ * Motion manager: Core Motion's CMMotionManager on a board (a board file, boards/README.md).
+ *
+ * Streams: the accelerometer, gyroscope and magnetometer as measured, and device motion (the
+ * fused attitude). Each is started with a callback (push), or with NULL to poll it with
+ * ocm_motion_manager_copy_latest() (pull), and delivers one update per update interval.
+ *
+ * Every manager of the same board file in a process shares one engine: a thread, started by
+ * the first ocm_motion_manager_start() and ended by the last stop, that reads the chips as
+ * their samples become ready (a simulated board runs in real time and starts its recording
+ * over when it ends). Threads:
+ *  - CALLBACKS RUN ON THE ENGINE THREAD, one at a time, never on the thread that started the
+ *    stream. Keep them short (copy the data, signal your thread): the engine reads no sensor
+ *    while a callback runs. Data a callback shares with other threads needs your own locking.
+ *  - A callback may call ocm_motion_manager_copy_latest(), _stop() and _start() on any manager,
+ *    and ocm_last_error_message() (which then reads the engine thread's message).
+ *  - Other manager functions may be called from any thread, also while callbacks run; only
+ *    ocm_motion_manager_close() must not race with other calls on the same handle.
+ *  - When ocm_motion_manager_stop() or _close() returns, the stream's callback is not running
+ *    and is not called again (from a callback, the stop takes effect when it returns).
+ * ------------------------------------------------------------------------------------------- */
+
+/** A board opened for motion updates. */
+typedef struct ocm_motion_manager ocm_motion_manager;
+
+/** The update streams of a motion manager. */
+typedef enum ocm_stream {
+    OCM_STREAM_ACCELEROMETER = 0, /**< ocm_accelerometer_data */
+    OCM_STREAM_GYROSCOPE = 1,     /**< ocm_gyro_data */
+    OCM_STREAM_MAGNETOMETER = 2,  /**< ocm_magnetometer_data */
+    OCM_STREAM_DEVICE_MOTION = 3  /**< ocm_device_motion_data */
+} ocm_stream;
+
+/** Core Motion's CMAttitudeReferenceFrame, with its raw values (so that a mask of them is
+ *  ocm_motion_manager_available_reference_frames()): where an attitude's x axis points; z is
+ *  always vertical, up. */
+typedef enum ocm_reference_frame {
+    /** x where the device's x pointed at start; accelerometer + gyroscope. The default. */
+    OCM_REFERENCE_FRAME_X_ARBITRARY_Z_VERTICAL = 1,
+    /** The same x, with the magnetometer stopping yaw drift. */
+    OCM_REFERENCE_FRAME_X_ARBITRARY_CORRECTED_Z_VERTICAL = 2,
+    /** x to magnetic north. */
+    OCM_REFERENCE_FRAME_X_MAGNETIC_NORTH_Z_VERTICAL = 4,
+    /** x to true north (magnetic north turned by the declination; 0 unless set). */
+    OCM_REFERENCE_FRAME_X_TRUE_NORTH_Z_VERTICAL = 8
+} ocm_reference_frame;
+
+/** Core Motion's CMMagneticFieldCalibrationAccuracy. */
+typedef enum ocm_magnetic_accuracy {
+    OCM_MAGNETIC_ACCURACY_UNCALIBRATED = -1,
+    OCM_MAGNETIC_ACCURACY_LOW = 0,
+    OCM_MAGNETIC_ACCURACY_MEDIUM = 1,
+    OCM_MAGNETIC_ACCURACY_HIGH = 2
+} ocm_magnetic_accuracy;
+
+/** A vector in device axes (x right, y up the screen, z out of the screen); its unit is in the
+ *  name of the field holding it. */
+typedef struct ocm_vector3 {
+    double x, y, z;
+} ocm_vector3;
+
+/** A unit quaternion w + xi + yj + zk. */
+typedef struct ocm_quaternion {
+    double w, x, y, z;
+} ocm_quaternion;
+
+/** One accelerometer sample, as Core Motion gives it. */
+typedef struct ocm_accelerometer_data {
+    /** When the sample was taken, CLOCK_MONOTONIC, nanoseconds. */
+    int64_t timestamp_ns;
+    /** In g (9.80665 m/s²), Core Motion's sign: −specific force / g, so a device lying face up
+     *  at rest reads (0, 0, −1). */
+    ocm_vector3 acceleration_g;
+} ocm_accelerometer_data;
+
+/** One gyroscope sample, as measured (bias included). */
+typedef struct ocm_gyro_data {
+    int64_t timestamp_ns;          /**< CLOCK_MONOTONIC, nanoseconds */
+    ocm_vector3 rotation_rate_rad_s; /**< rad/s, right-handed about the device's axes */
+} ocm_gyro_data;
+
+/** One magnetometer sample, as measured (hard and soft iron included). */
+typedef struct ocm_magnetometer_data {
+    int64_t timestamp_ns;          /**< CLOCK_MONOTONIC, nanoseconds */
+    ocm_vector3 magnetic_field_ut; /**< µT */
+} ocm_magnetometer_data;
+
+/** One device-motion sample: Core Motion's CMDeviceMotion. */
+typedef struct ocm_device_motion_data {
+    int64_t timestamp_ns;              /**< CLOCK_MONOTONIC, nanoseconds (a gyroscope sample's) */
+    ocm_reference_frame reference_frame; /**< the frame of the attitude */
+    /** The attitude: rotates device-axes vectors into the reference frame. */
+    ocm_quaternion attitude;
+    /** The same rotation as a matrix, row-major: rotation_matrix[row][column]. */
+    double rotation_matrix[3][3];
+    /** Core Motion's Euler angles, radians: R = Rz(yaw) · Rx(pitch) · Ry(roll); roll about
+     *  the device's y axis in [−π, π], pitch about x in [−π/2, π/2], yaw about the vertical
+     *  in [−π, π]. */
+    double roll_rad, pitch_rad, yaw_rad;
+    /** Unit vector toward the ground, device axes, g, Core Motion's sign (face up: (0, 0, −1)). */
+    ocm_vector3 gravity_g;
+    /** Acceleration the user gives the device (the accelerometer minus gravity), g. */
+    ocm_vector3 user_acceleration_g;
+    /** rad/s, gyroscope bias removed. */
+    ocm_vector3 rotation_rate_rad_s;
+    /** The calibrated magnetic field, µT, and how well it is calibrated. */
+    ocm_vector3 magnetic_field_ut;
+    ocm_magnetic_accuracy magnetic_accuracy;
+    /** Degrees clockwise from north of the device's top (+y), [0, 360), in the two north
+     *  frames; negative (−1) in the others. */
+    double heading_deg;
+} ocm_device_motion_data;
+
+/** An update of any stream: `stream` says which member of the union holds it. */
+typedef struct ocm_motion_data {
+    ocm_stream stream;
+    union {
+        ocm_accelerometer_data accelerometer;
+        ocm_gyro_data gyro;
+        ocm_magnetometer_data magnetometer;
+        ocm_device_motion_data device_motion;
+    };
+} ocm_motion_data;
+
+/**
+ * A stream's callback, run ON THE ENGINE THREAD (see above).
+ * @param data       the update, valid only during the call (copy what you keep); NULL when
+ *                   `status` is a failure.
+ * @param status     OCM_STATUS_OK with data; or, once, the failure that stopped the board
+ *                   (OCM_STATUS_DEVICE_ERROR), after which the stream delivers nothing more
+ *                   (stop it; starting it again brings the board up again). The message is in
+ *                   ocm_last_error_message() during the call and in
+ *                   ocm_motion_manager_error_message().
+ * @param user_data  what was given to ocm_motion_manager_start().
+ */
+typedef void (*ocm_motion_callback)(const ocm_motion_data *data, ocm_status status, void *user_data);
+
+/**
+ * Opens a board for motion updates. Reads and checks the board file only: the chips are
+ * brought up by the first ocm_motion_manager_start().
+ * @param board_path  a board file: absolute, relative to the current directory, to the
+ *                    source checkout's root ("boards/sim-gy-521.board") or to its boards
+ *                    folder ("sim-gy-521.board"); NULL for the simulated MPU-9250
+ *                    (boards/sim-mpu-9250.board: accelerometer, gyroscope, magnetometer).
+ * @param out         receives the handle on success (NULL on failure). Close it with
+ *                    ocm_motion_manager_close().
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR (the
+ *         file cannot be read) or OCM_STATUS_MALFORMED_BOARD (the message names the line).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_motion_manager_open(const char *board_path, ocm_motion_manager **out);
+
+/** Stops every stream (see ocm_motion_manager_stop()) and frees the manager. NULL and invalid
+ *  handles are ignored. */
+void ocm_motion_manager_close(ocm_motion_manager *manager);
+
+/** 1 if the board has what `stream` needs (device motion: an accelerometer and a gyroscope),
+ *  else 0 (also for an invalid handle or stream). */
+int ocm_motion_manager_is_available(const ocm_motion_manager *manager, ocm_stream stream);
+
+/** The reference frames device motion can use on this board, a mask of ocm_reference_frame
+ *  values: all four with a magnetometer, OCM_REFERENCE_FRAME_X_ARBITRARY_Z_VERTICAL without;
+ *  0 without device motion or for an invalid handle. */
+uint32_t ocm_motion_manager_available_reference_frames(const ocm_motion_manager *manager);
+
+/** 1 if `stream` is started (from ocm_motion_manager_start() to _stop()), else 0. */
+int ocm_motion_manager_is_active(const ocm_motion_manager *manager, ocm_stream stream);
+
+/**
+ * Sets the time between two updates of `stream`, in seconds (default 0.01). Values below 0.01
+ * (live streams run at up to 100 Hz) are raised to 0.01; a started stream changes at once.
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE, or OCM_STATUS_INVALID_ARGUMENT (not a
+ *         stream; interval_s not a positive number).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_motion_manager_set_update_interval(ocm_motion_manager *manager, ocm_stream stream, double interval_s);
+
+/**
+ * Starts `stream` (restarting it if started: the new callback replaces the old one). Returns
+ * once the engine runs it (bringing the board up first if no stream of this board runs yet).
+ * @param reference_frame  for OCM_STREAM_DEVICE_MOTION: one of the available frames; ignored
+ *                         for the other streams (pass OCM_REFERENCE_FRAME_X_ARBITRARY_Z_VERTICAL).
+ * @param callback         called with each update on the engine thread; NULL to poll with
+ *                         ocm_motion_manager_copy_latest() instead.
+ * @param user_data        passed to the callback untouched.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (not a
+ *         stream, not exactly one frame); OCM_STATUS_NOT_AVAILABLE (the board lacks the sensor
+ *         or the frame's magnetometer); OCM_STATUS_MALFORMED_BOARD / OCM_STATUS_IO_ERROR (the
+ *         board file could not be loaded); OCM_STATUS_DEVICE_ERROR (the chips could not be
+ *         brought up). The stream is not started on failure.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_motion_manager_start(ocm_motion_manager *manager, ocm_stream stream, ocm_reference_frame reference_frame,
+                                    ocm_motion_callback callback, void *user_data);
+
+/**
+ * Stops `stream`. When this returns (outside a callback), its callback is not running and will
+ * not be called again. Stopping a stream that is not started does nothing.
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (not a stream).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_motion_manager_stop(ocm_motion_manager *manager, ocm_stream stream);
+
+/**
+ * Copies the latest update of `stream` (started with or without a callback) into *out; the
+ * last one stays available after the stream stops.
+ * @return OCM_STATUS_OK (out->stream says which member is set), OCM_STATUS_NO_DATA (no update
+ *         yet; *out unchanged), OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_motion_manager_copy_latest(const ocm_motion_manager *manager, ocm_stream stream, ocm_motion_data *out);
+
+/** The message of the failure that stopped the manager's board (what the callbacks got with
+ *  OCM_STATUS_DEVICE_ERROR), or NULL if none or the handle is invalid. Owned by the manager:
+ *  valid until ocm_motion_manager_close(). */
+const char *ocm_motion_manager_error_message(const ocm_motion_manager *manager);
 
 #ifdef __cplusplus
 }

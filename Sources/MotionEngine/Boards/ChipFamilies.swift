@@ -1,4 +1,5 @@
 import Chips
+import MotionAlgorithms
 import SensorBus
 
 /// The chips a board file may name (`driver = …`): for each, how to open its driver on a bus
@@ -62,6 +63,21 @@ struct ChipFamily: Sendable {
             BarometerReader(try LPS25HDriver(bus: bus, address: chip.address), label: chip.label)
         }, emulate: { chip, senses in .barometer(LPS25HEmulator(address: chip.address), senses) },
            noise: SensorNoise(pressure: 1.0)),
+    ]
+
+    /// The sensors each family gives (a chip's section may give part of them: an IIO device
+    /// is one of the kernel's `…_accel`, `…_gyro`, `…_magn` devices).
+    static let channels: [String: Set<SensorChannel>] = [
+        "mpu6050": [.accelerometer, .gyroscope],
+        "mpu9250": [.accelerometer, .gyroscope],  // its AK8963 is its own chip (ak8963)
+        "bmi160": [.accelerometer, .gyroscope],
+        "lsm6dsx": [.accelerometer, .gyroscope],
+        "lsm9ds1": [.accelerometer, .gyroscope],
+        "lsm9ds1-magnetometer": [.magnetometer],
+        "lis3mdl": [.magnetometer],
+        "ak8963": [.magnetometer],
+        "bmp280": [.barometer, .thermometer],
+        "lps25h": [.barometer, .thermometer],
     ]
 
     private static let openMPU6050: Open = { bus, chip throws(ChipError) in

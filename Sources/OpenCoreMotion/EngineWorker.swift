@@ -1,0 +1,127 @@
+import FixedPoint
+import MotionAlgorithms
+import MotionEngine
+
+/// The engine thread's state: the board runtime, the fan-out of raw readings to subscriptions
+/// at their intervals (`SensorSubscribers`) and one device-motion estimator per device-motion
+/// subscription (each starts its own arbitrary reference, as Core Motion's does at start).
+///
+/// Confined to the engine thread (`LiveBoard.runSession` creates it there and never lets it
+/// escape), hence neither Sendable nor locked.
+final class EngineWorker {
+    private let board: LiveBoard
+    private var runtime: BoardRuntime
+    /// CLOCK_MONOTONIC (ns) at the current runtime's board time 0.
+    private var origin: Int64
+    /// The latest timestamp handed out, so that a restarted recording never goes back in time.
+    private var latestTimestamp: Int64 = .min
+    private let subscribers = SensorSubscribers()
+    private var raw: [Int: (subscription: EngineSubscription, token: SensorSubscribers.Token)] = [:]
+    private var motions: [MotionSubscriber] = []
+
+    private struct MotionSubscriber {
+        let subscription: EngineSubscription
+        var estimator: DeviceMotionEstimator
+        var gate: IntervalGate
+    }
+
+    init(board: LiveBoard) throws(EngineError) {
+        self.board = board
+        runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
+        origin = PacedClock.monotonicNanoseconds()
+    }
+
+    var isIdle: Bool { raw.isEmpty && motions.isEmpty }
+
+    func apply(_ command: Command) {
+        switch command {
+        case .add(let subscription, let interval, let completion):
+            if let channel = subscription.stream.channel {
+                raw[subscription.id] = (subscription, subscribe(subscription, channel, interval))
+            } else {
+                motions.append(MotionSubscriber(
+                    subscription: subscription,
+                    estimator: DeviceMotionEstimator(frame: subscription.frame, declination: subscription.declination),
+                    gate: IntervalGate(intervalNanoseconds: interval)))
+            }
+            completion?.finish(nil)
+        case .remove(let id, let completion):
+            if let entry = raw.removeValue(forKey: id) { subscribers.unsubscribe(entry.token) }
+            motions.removeAll { $0.subscription.id == id }
+            completion?.finish(nil)
+        case .setInterval(let id, let interval):
+            if let entry = raw[id], let channel = entry.subscription.stream.channel {
+                subscribers.unsubscribe(entry.token)
+                raw[id] = (entry.subscription, subscribe(entry.subscription, channel, interval))
+            }
+            for index in motions.indices where motions[index].subscription.id == id {
+                motions[index].gate = IntervalGate(intervalNanoseconds: interval)
+            }
+        }
+    }
+
+    private func subscribe(_ subscription: EngineSubscription, _ channel: SensorChannel, _ interval: Int64) -> SensorSubscribers.Token {
+        subscribers.subscribe([channel], intervalNanoseconds: interval) { reading in
+            switch reading.value {
+            case .acceleration: subscription.deliver(.sample(.accelerometer(reading)))
+            case .angularVelocity: subscription.deliver(.sample(.gyroscope(reading)))
+            case .magneticField: subscription.deliver(.sample(.magnetometer(reading)))
+            case .pressure, .temperature: break
+            }
+        }
+    }
+
+    /// Runs the board up to `commandLatencyNanoseconds` ahead, delivering what it reads. A
+    /// simulated board whose recording has ended starts over (timestamps keep increasing); a
+    /// board that fails tells every subscription why and drops them all.
+    func step() {
+        do {
+            try runtime.step(notAfter: runtime.nowNanoseconds + LiveBoard.commandLatencyNanoseconds) { reading in publish(reading) }
+            if runtime.isFinished {
+                runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
+                origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
+            }
+        } catch {
+            let failure = CMError(.unknown, "The board file \(board.path) (\"\(board.description.name)\") stopped: \(error)")
+            for entry in raw.values {
+                entry.subscription.deliver(.failed(failure))
+                subscribers.unsubscribe(entry.token)
+            }
+            for motion in motions { motion.subscription.deliver(.failed(failure)) }
+            raw = [:]
+            motions = []
+        }
+    }
+
+    private func publish(_ reading: SensorReading) {
+        var stamped = reading
+        stamped.timestampNanoseconds = origin + reading.timestampNanoseconds
+        latestTimestamp = max(latestTimestamp, stamped.timestampNanoseconds)
+        subscribers.publish(stamped)
+        for index in motions.indices {
+            guard let motion = motions[index].estimator.process(stamped),
+                  motions[index].gate.admits(motion.timestampNanoseconds) else { continue }
+            motions[index].subscription.deliver(.sample(.deviceMotion(motion, motions[index].subscription.frame)))
+        }
+    }
+}
+
+/// Thins a stream by time, as `SensorSubscribers` does for raw readings: a sample passes when
+/// the interval has passed since the previous one was due, less an eighth of it (at most 5 ms)
+/// so that a jittery source is not thinned to every other interval.
+struct IntervalGate {
+    let intervalNanoseconds: Int64
+    private var nextDue: Int64 = .min
+
+    init(intervalNanoseconds: Int64) {
+        self.intervalNanoseconds = max(0, intervalNanoseconds)
+    }
+
+    mutating func admits(_ time: Int64) -> Bool {
+        let interval = intervalNanoseconds
+        guard interval > 0 else { return true }
+        guard nextDue == .min || time >= nextDue - min(interval / 8, 5_000_000) else { return false }
+        nextDue = nextDue == .min || time - nextDue >= interval ? time + interval : nextDue + interval
+        return true
+    }
+}

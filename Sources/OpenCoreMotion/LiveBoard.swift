@@ -1,0 +1,245 @@
+import Foundation
+import Glibc
+package import MotionAlgorithms
+package import MotionEngine
+import Synchronization
+
+/// One board, run live for the whole process: every motion manager opened on the same board
+/// file shares it (one engine per board per process: a chip can only be brought up and read by
+/// one runtime at a time, and an app that makes two managers must not reset its IMU twice).
+///
+/// The engine runs on its own thread, started when the first stream starts and ended when the
+/// last one stops. That thread alone owns the `BoardRuntime`, the fan-out and the device-motion
+/// estimators (`EngineWorker`); other threads talk to it only through `control`, a Mutex holding
+/// the commands it applies between two runtime steps (at most `commandLatencyNanoseconds` apart).
+package final class LiveBoard: Sendable {
+    /// The board file, resolved (absolute).
+    package let path: String
+    package let description: BoardDescription
+    /// The sensors the board's chips give.
+    package let channels: Set<SensorChannel>
+
+    private struct Control {
+        /// Whether an engine thread exists (it clears this, under the lock, just before it ends).
+        var running = false
+        var commands: [Command] = []
+        /// The engine thread, to recognise calls made from a subscription's callback.
+        var thread: pthread_t?
+    }
+
+    private let control = Mutex(Control())
+
+    private init(path: String, description: BoardDescription) {
+        self.path = path
+        self.description = description
+        channels = BoardSensors.channels(of: description)
+    }
+
+    /// The boards opened so far, by resolved path: kept for the life of the process (an idle
+    /// board is its parsed description and no thread).
+    private static let boards = Mutex<[String: LiveBoard]>([:])
+
+    /// The process's engine for the board file at `path` (resolved by `resolve`), loading the
+    /// board file the first time.
+    package static func open(path: String) throws(EngineError) -> LiveBoard {
+        let resolved = resolve(path)
+        if let board = boards.withLock({ $0[resolved] }) { return board }
+        let description = try BoardDescription.load(path: resolved)
+        return boards.withLock { boards in
+            if let existing = boards[resolved] { return existing }
+            let board = LiveBoard(path: resolved, description: description)
+            boards[resolved] = board
+            return board
+        }
+    }
+
+    /// The board file for `path`: an absolute path as is; a relative one from the current
+    /// directory if it exists there, else from the repository root ("boards/sim-gy-521.board"),
+    /// else from the boards folder ("sim-gy-521.board"). A path found nowhere is returned made
+    /// absolute from the current directory, so the loader's error names where it looked.
+    package static func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") { return normalized(path) }
+        let current = currentDirectory()
+        for candidate in [current + "/" + path, BoardDescription.repositoryRoot + "/" + path, BoardDescription.boardsFolder + "/" + path]
+        where access(candidate, F_OK) == 0 {
+            return normalized(candidate)
+        }
+        return current + "/" + path
+    }
+
+    private static func currentDirectory() -> String {
+        guard let pointer = getcwd(nil, 0) else { return "." }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    private static func normalized(_ path: String) -> String {
+        guard let pointer = realpath(path, nil) else { return path }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    // MARK: Subscriptions
+
+    /// Adds `subscription`, starting the engine if it is idle. Returns once the engine has taken
+    /// it (the board is up), or throws why the board could not be brought up. Called from the
+    /// engine thread itself (a callback starting another stream), it only queues the command.
+    package func add(_ subscription: EngineSubscription, intervalNanoseconds: Int64) throws(CMError) {
+        let completion = isEngineThread ? nil : Completion()
+        let spawn = control.withLock { control -> Bool in
+            control.commands.append(.add(subscription, intervalNanoseconds: intervalNanoseconds, completion))
+            if control.running { return false }
+            control.running = true
+            return true
+        }
+        if spawn {
+            let thread = Thread { [self] in self.threadMain() }
+            thread.name = "OpenCoreMotion engine"
+            thread.start()
+        }
+        if let error = completion?.wait() { throw error }
+    }
+
+    /// Removes `subscription`: its sink gets nothing more from the moment this is called, and
+    /// once this returns the engine holds no reference to it and runs none of its code (unless
+    /// called from the engine thread, which is then inside one of the callbacks).
+    package func remove(_ subscription: EngineSubscription) {
+        subscription.cancel()
+        let completion = isEngineThread ? nil : Completion()
+        let queued = control.withLock { control -> Bool in
+            guard control.running else { return false }  // no engine thread: nothing holds it
+            control.commands.append(.remove(id: subscription.id, completion))
+            return true
+        }
+        if queued, let completion { _ = completion.wait() }
+    }
+
+    /// Changes a running subscription's interval (takes effect at the next step).
+    package func setInterval(_ subscription: EngineSubscription, nanoseconds: Int64) {
+        control.withLock { control in
+            guard control.running else { return }
+            control.commands.append(.setInterval(id: subscription.id, intervalNanoseconds: nanoseconds))
+        }
+    }
+
+    /// Whether the caller is this board's engine thread.
+    package var isEngineThread: Bool {
+        control.withLock { control in control.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    // MARK: The engine thread
+
+    private func threadMain() {
+        control.withLock { $0.thread = pthread_self() }
+        while true {
+            runSession()
+            let finished = control.withLock { control -> Bool in
+                guard control.commands.isEmpty else { return false }
+                control.running = false
+                control.thread = nil
+                return true
+            }
+            if finished { return }
+        }
+    }
+
+    private func takeCommands() -> [Command] {
+        control.withLock { control in
+            defer { control.commands = [] }
+            return control.commands
+        }
+    }
+
+    /// Brings the board up and runs it while anyone subscribes; returns when no one does.
+    private func runSession() {
+        let worker: EngineWorker
+        do {
+            worker = try EngineWorker(board: self)
+        } catch {
+            let failure = CMError(.unknown, "The board file \(path) (\"\(description.name)\") could not be brought up: \(error)")
+            for command in takeCommands() { command.complete(with: failure) }
+            return
+        }
+        while true {
+            for command in takeCommands() { worker.apply(command) }
+            if worker.isIdle {
+                if control.withLock({ $0.commands.isEmpty }) { return }
+                continue
+            }
+            worker.step()
+        }
+    }
+
+    /// How long commands (start, stop, interval changes) wait at most for the engine: the
+    /// runtime steps to no later than this much board time ahead.
+    static let commandLatencyNanoseconds: Int64 = 20_000_000
+}
+
+/// One stream of one manager, as the engine sees it: what it wants and where samples go.
+///
+/// `sink` runs on the engine thread and gets the subscription with each event (so that work it
+/// hands to another thread can check `isLive` there). `cancel()`, from any thread, stops
+/// deliveries at once.
+package final class EngineSubscription: Sendable {
+    package let id: Int
+    package let stream: MotionStream
+    /// For device motion: the estimator's frame and declination (degrees east).
+    package let frame: AttitudeReferenceFrame
+    package let declination: Double
+    private let sink: @Sendable (EngineSubscription, EngineEvent) -> Void
+    private let live = Atomic<Bool>(true)
+
+    private static let nextID = Atomic<Int>(0)
+
+    package init(stream: MotionStream, frame: AttitudeReferenceFrame = .xArbitraryZVertical, declination: Double = 0,
+                 sink: @escaping @Sendable (EngineSubscription, EngineEvent) -> Void) {
+        id = Self.nextID.wrappingAdd(1, ordering: .relaxed).newValue
+        self.stream = stream
+        self.frame = frame
+        self.declination = declination
+        self.sink = sink
+    }
+
+    package var isLive: Bool { live.load(ordering: .acquiring) }
+
+    func cancel() { live.store(false, ordering: .releasing) }
+
+    /// Gives `event` to the sink unless the subscription was cancelled.
+    func deliver(_ event: EngineEvent) {
+        guard isLive else { return }
+        sink(self, event)
+    }
+}
+
+/// What other threads ask the engine thread.
+enum Command: Sendable {
+    case add(EngineSubscription, intervalNanoseconds: Int64, Completion?)
+    case remove(id: Int, Completion?)
+    case setInterval(id: Int, intervalNanoseconds: Int64)
+
+    /// Answers the command without applying it (the board could not be brought up).
+    func complete(with failure: CMError) {
+        switch self {
+        case .add(_, _, let completion): completion?.finish(failure)
+        case .remove(_, let completion): completion?.finish(nil)
+        case .setInterval: break
+        }
+    }
+}
+
+/// A one-shot answer from the engine thread to a waiting caller.
+final class Completion: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let outcome = Mutex<CMError?>(nil)
+
+    func finish(_ error: CMError?) {
+        outcome.withLock { $0 = error }
+        semaphore.signal()
+    }
+
+    /// Waits for `finish`; its error, or nil on success.
+    func wait() -> CMError? {
+        semaphore.wait()
+        return outcome.withLock { $0 }
+    }
+}

@@ -1,0 +1,278 @@
+import Foundation
+import OpenCoreMotion
+import Synchronization
+import TestSupport
+import Testing
+
+/// What a push handler received, collected from its queue.
+final class Received<Data: Sendable>: Sendable {
+    private let items = Mutex<[Data]>([])
+    private let errors = Mutex<[any Error]>([])
+
+    func handle(_ data: Data?, _ error: (any Error)?) {
+        if let data { items.withLock { $0.append(data) } }
+        if let error { errors.withLock { $0.append(error) } }
+    }
+
+    var data: [Data] { items.withLock { $0 } }
+    var failures: [any Error] { errors.withLock { $0 } }
+}
+
+func board(_ name: String) -> String { "\(ProjectPaths.root)/boards/\(name)" }
+
+func uptime() -> Double { ProcessInfo.processInfo.systemUptime }
+
+func serialQueue() -> OperationQueue {
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    return queue
+}
+
+/// Waits up to `seconds` for `condition`.
+func eventually(within seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+    let end = uptime() + seconds
+    while uptime() < end {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+/// Waits until `queue` has run everything queued so far.
+func drain(_ queue: OperationQueue) async throws {
+    #expect(try await eventually(within: 5) { queue.operationCount == 0 })
+}
+
+/// The number of updates a stream at `interval` should give in `duration`, with generous
+/// bounds: half to one and a half of it, give or take a few (never a tight timing assertion).
+func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
+    let expected = duration / interval
+    return Double(count) >= 0.5 * expected - 2 && Double(count) <= 1.5 * expected + 3
+}
+
+// Live boards run in real time on a 2-core machine: one test at a time keeps the timing honest.
+@Suite(.serialized) struct MotionManagerTests {
+    @Test func availabilityFollowsTheBoardsChips() {
+        let mpu9250 = CMMotionManager(board: board("sim-mpu-9250.board"))
+        #expect(mpu9250.boardError == nil)
+        #expect(mpu9250.isAccelerometerAvailable && mpu9250.isGyroAvailable && mpu9250.isMagnetometerAvailable)
+        #expect(mpu9250.isDeviceMotionAvailable)
+        #expect(!mpu9250.isAccelerometerActive && !mpu9250.isDeviceMotionActive)
+
+        let gy521 = CMMotionManager(board: board("sim-gy-521.board"))
+        #expect(gy521.isAccelerometerAvailable && gy521.isGyroAvailable && gy521.isDeviceMotionAvailable)
+        #expect(!gy521.isMagnetometerAvailable)
+
+        // Relative names resolve from the repository root and from the boards folder.
+        #expect(CMMotionManager(board: "boards/sim-gy-521.board").boardPath == gy521.boardPath)
+        #expect(CMMotionManager(board: "sim-gy-521.board").boardPath == gy521.boardPath)
+        // The default is the simulated MPU-9250.
+        #expect(CMMotionManager().boardPath == mpu9250.boardPath)
+    }
+
+    @Test func referenceFramesPerBoard() {
+        let all: CMAttitudeReferenceFrame = [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical, .xTrueNorthZVertical]
+        #expect(CMMotionManager(board: board("sim-mpu-9250.board")).availableAttitudeReferenceFrames == all)
+        #expect(CMMotionManager(board: board("sim-gy-521.board")).availableAttitudeReferenceFrames == .xArbitraryZVertical)
+        #expect(CMMotionManager.availableAttitudeReferenceFrames() == all)  // the default board's
+        #expect(CMMotionManager(board: board("sim-gy-521.board")).attitudeReferenceFrame == .xArbitraryZVertical)
+    }
+
+    @Test func aBoardFileThatCannotBeLoadedHasNoSensorsAndSaysWhy() async throws {
+        let manager = CMMotionManager(board: "/nonexistent/imu.board")
+        #expect(!manager.isAccelerometerAvailable && !manager.isDeviceMotionAvailable)
+        #expect(manager.boardError?.message.contains("/nonexistent/imu.board") == true)
+        let received = Received<CMAccelerometerData>()
+        manager.startAccelerometerUpdates(to: serialQueue(), withHandler: received.handle)
+        #expect(try await eventually(within: 2) { !received.failures.isEmpty })
+        #expect(received.data.isEmpty && !manager.isAccelerometerActive)
+    }
+
+    @Test func intervalsAreSecondsClampedTo100Hertz() {
+        let manager = CMMotionManager(board: board("sim-gy-521.board"))
+        manager.accelerometerUpdateInterval = 0.001
+        #expect(manager.accelerometerUpdateInterval == 0.01)
+        manager.gyroUpdateInterval = 0.25
+        #expect(manager.gyroUpdateInterval == 0.25)
+        manager.deviceMotionUpdateInterval = -1
+        #expect(manager.deviceMotionUpdateInterval == 0.01)
+    }
+
+    @Test func pushUpdatesArriveAtTheInterval() async throws {
+        let manager = CMMotionManager(board: board("sim-mpu-9250.board"))
+        let interval = 0.05
+        manager.accelerometerUpdateInterval = interval
+        manager.magnetometerUpdateInterval = 0.1
+        let accelerometer = Received<CMAccelerometerData>()
+        let magnetometer = Received<CMMagnetometerData>()
+        let queue = serialQueue()
+        let started = uptime()
+        manager.startAccelerometerUpdates(to: queue, withHandler: accelerometer.handle)
+        manager.startMagnetometerUpdates(to: queue, withHandler: magnetometer.handle)
+        #expect(manager.isAccelerometerActive && manager.isMagnetometerActive)
+        try await Task.sleep(for: .milliseconds(1500))
+        manager.stopAccelerometerUpdates()
+        manager.stopMagnetometerUpdates()
+        let duration = uptime() - started
+        try await drain(queue)
+
+        let samples = accelerometer.data
+        #expect(accelerometer.failures.isEmpty && magnetometer.failures.isEmpty)
+        #expect(plausibleCount(samples.count, interval: interval, duration: duration), "\(samples.count) in \(duration) s")
+        #expect(plausibleCount(magnetometer.data.count, interval: 0.1, duration: duration), "\(magnetometer.data.count) in \(duration) s")
+        // Timestamps: seconds on the uptime clock, increasing, about an interval apart.
+        let times = samples.map(\.timestamp)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        if let first = times.first, let last = times.last, times.count > 2 {
+            #expect(abs(first - started) < 1, "first sample at \(first), started at \(started)")
+            let meanGap = (last - first) / Double(times.count - 1)
+            #expect(meanGap > interval * 0.6 && meanGap < interval * 1.6, "mean gap \(meanGap) s")
+        }
+        // Core Motion's units and sign: about 1 g, and the recording starts face up (−1 g on z).
+        if let first = samples.first {
+            let a = first.acceleration
+            #expect(abs((a.x * a.x + a.y * a.y + a.z * a.z).squareRoot() - 1) < 0.2)
+            #expect(a.z < -0.8, "\(a)")
+        }
+        if let field = magnetometer.data.first?.magneticField {
+            let strength = (field.x * field.x + field.y * field.y + field.z * field.z).squareRoot()
+            #expect(strength > 10 && strength < 120, "\(strength) µT")
+        }
+    }
+
+    @Test func pullUpdatesKeepTheLatestSample() async throws {
+        let manager = CMMotionManager(board: board("sim-gy-521.board"))
+        #expect(manager.gyroData == nil)
+        manager.gyroUpdateInterval = 0.02
+        manager.startGyroUpdates()
+        manager.startAccelerometerUpdates()
+        #expect(manager.isGyroActive)
+        #expect(try await eventually(within: 2) { manager.gyroData != nil && manager.accelerometerData != nil })
+        let first = try #require(manager.gyroData).timestamp
+        try await Task.sleep(for: .milliseconds(300))
+        let later = try #require(manager.gyroData).timestamp
+        #expect(later > first + 0.1, "\(first) → \(later)")
+        #expect(abs(later - uptime()) < 1)
+        manager.stopGyroUpdates()
+        manager.stopAccelerometerUpdates()
+        #expect(!manager.isGyroActive)
+        #expect(manager.gyroData != nil)  // the last sample stays
+    }
+
+    @Test func deviceMotionGravityPointsDownForABoardAtRest() async throws {
+        // The simulated MPU-9250's recording starts lying still, face up.
+        let manager = CMMotionManager(board: board("sim-mpu-9250.board"))
+        manager.deviceMotionUpdateInterval = 0.02
+        let received = Received<CMDeviceMotion>()
+        let queue = serialQueue()
+        let started = uptime()
+        manager.startDeviceMotionUpdates(to: queue, withHandler: received.handle)
+        #expect(manager.isDeviceMotionActive && manager.attitudeReferenceFrame == .xArbitraryZVertical)
+        try await Task.sleep(for: .milliseconds(800))
+        manager.stopDeviceMotionUpdates()
+        let duration = uptime() - started
+        try await drain(queue)
+        let motions = received.data
+        #expect(received.failures.isEmpty)
+        #expect(plausibleCount(motions.count, interval: 0.02, duration: duration), "\(motions.count) in \(duration) s")
+        let last = try #require(motions.last)
+        let g = last.gravity
+        #expect(abs((g.x * g.x + g.y * g.y + g.z * g.z).squareRoot() - 1) < 0.01)
+        #expect(g.z < -0.95, "gravity \(g)")
+        let user = last.userAcceleration
+        #expect((user.x * user.x + user.y * user.y + user.z * user.z).squareRoot() < 0.1, "user acceleration \(user)")
+        // Level: roll and pitch near 0; heading undefined in an arbitrary frame.
+        #expect(abs(last.attitude.roll) < 0.1 && abs(last.attitude.pitch) < 0.1, "\(last.attitude)")
+        #expect(last.heading < 0)
+        #expect(last.attitudeReferenceFrame == .xArbitraryZVertical)
+        let q = last.attitude.quaternion
+        #expect(abs(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z - 1) < 1e-6)
+    }
+
+    @Test func northFramesGiveAHeading() async throws {
+        let manager = CMMotionManager(board: board("sim-mpu-9250.board"))
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        #expect(try await eventually(within: 2) { manager.deviceMotion.map { $0.heading >= 0 } ?? false })
+        let motion = try #require(manager.deviceMotion)
+        #expect(motion.heading < 360 && motion.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        manager.stopDeviceMotionUpdates()
+    }
+
+    @Test func missingSensorsAreErrorsNamingTheBoardAndTheSensor() async throws {
+        let manager = CMMotionManager(board: board("sim-gy-521.board"))
+        let magnetometer = Received<CMMagnetometerData>()
+        manager.startMagnetometerUpdates(to: serialQueue(), withHandler: magnetometer.handle)
+        #expect(try await eventually(within: 2) { !magnetometer.failures.isEmpty })
+        let error = try #require(magnetometer.failures.first as? CMError)
+        #expect(error.code == .notAvailable)
+        #expect(error.message.contains("sim-gy-521.board") && error.message.contains("no magnetometer"), "\(error)")
+        #expect(magnetometer.data.isEmpty && !manager.isMagnetometerActive)
+
+        let motion = Received<CMDeviceMotion>()
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: serialQueue(), withHandler: motion.handle)
+        #expect(try await eventually(within: 2) { !motion.failures.isEmpty })
+        let frameError = try #require(motion.failures.first as? CMError)
+        #expect(frameError.code == .notAvailable && frameError.message.contains("xMagneticNorthZVertical"), "\(frameError)")
+        #expect(!manager.isDeviceMotionActive)
+
+        // Two frames at once are not one frame.
+        let both = Received<CMDeviceMotion>()
+        CMMotionManager(board: board("sim-mpu-9250.board")).startDeviceMotionUpdates(
+            using: [.xArbitraryZVertical, .xMagneticNorthZVertical], to: serialQueue(), withHandler: both.handle)
+        #expect(try await eventually(within: 2) { !both.failures.isEmpty })
+        #expect((both.failures.first as? CMError)?.code == .invalidParameter)
+
+        // Pull updates of a missing sensor do nothing.
+        manager.startMagnetometerUpdates()
+        #expect(!manager.isMagnetometerActive && manager.magnetometerData == nil)
+    }
+
+    @Test func stopStops() async throws {
+        let manager = CMMotionManager(board: board("sim-mpu-9250.board"))
+        let received = Received<CMGyroData>()
+        let queue = serialQueue()
+        manager.startGyroUpdates(to: queue, withHandler: received.handle)
+        #expect(try await eventually(within: 2) { received.data.count >= 5 })
+        manager.stopGyroUpdates()
+        #expect(!manager.isGyroActive)
+        try await drain(queue)
+        let count = received.data.count
+        try await Task.sleep(for: .milliseconds(300))
+        try await drain(queue)
+        #expect(received.data.count == count)
+    }
+
+    @Test func aSlowHandlerDropsUpdatesInsteadOfSlowingTheEngine() async throws {
+        let manager = CMMotionManager(board: board("sim-gy-521.board"))
+        manager.accelerometerUpdateInterval = 0.01
+        let handled = Mutex(0)
+        let queue = serialQueue()
+        manager.startAccelerometerUpdates(to: queue) { _, _ in
+            Thread.sleep(forTimeInterval: 0.05)  // five times slower than the stream
+            handled.withLock { $0 += 1 }
+        }
+        // Pull state keeps up with the board while the handler lags.
+        #expect(try await eventually(within: 2) { manager.accelerometerData != nil })
+        try await Task.sleep(for: .milliseconds(1000))
+        let latest = try #require(manager.accelerometerData).timestamp
+        #expect(abs(latest - uptime()) < 0.2, "pull sample \(uptime() - latest) s old")
+        manager.stopAccelerometerUpdates()
+        #expect(manager.droppedAccelerometerUpdates > 20, "\(manager.droppedAccelerometerUpdates) dropped")
+        try await drain(queue)
+        #expect(handled.withLock { $0 } <= CMMotionManager.maxPendingUpdates + 30)
+    }
+
+    @Test func managersOfOneBoardShareItsEngine() async throws {
+        let first = CMMotionManager(board: board("sim-mpu-9250.board"))
+        let second = CMMotionManager(board: "boards/sim-mpu-9250.board")
+        first.startAccelerometerUpdates()
+        second.startAccelerometerUpdates()
+        #expect(try await eventually(within: 2) { first.accelerometerData != nil && second.accelerometerData != nil })
+        first.stopAccelerometerUpdates()
+        let before = try #require(second.accelerometerData).timestamp
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try #require(second.accelerometerData).timestamp > before)  // still running for the other
+        second.stopAccelerometerUpdates()
+    }
+}
