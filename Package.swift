@@ -56,14 +56,19 @@ let package = Package(
         .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
         .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO", "LinuxGPIO"],
                 swiftSettings: strictSwift6),
+        // The motion manager's engine-facing core, shared by the Swift and C APIs: one engine thread
+        // per board, subscriptions at their intervals, pull storage, start/stop. No Foundation
+        // (standard library, Synchronization, Glibc), so the C library does not link it.
+        .target(name: "MotionManagerCore", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint"],
+                swiftSettings: strictSwift6),
         // The Swift API: Core Motion's CMMotionManager and data types on a live board (Foundation
-        // for OperationQueue and Core Motion's error protocols).
-        .target(name: "OpenCoreMotion", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint"],
+        // for OperationQueue and Core Motion's error protocols), wrapping MotionManagerCore.
+        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.
         .target(name: "COpenCoreMotion"),
-        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "OpenCoreMotion"],
+        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "MotionManagerCore"],
                 swiftSettings: strictSwift6),
         .executableTarget(
             name: "motionctl",
@@ -78,6 +83,10 @@ let package = Package(
         // Foundation, so the -static-stdlib binary stays small.
         .executableTarget(name: "ocm-kernel-tests", dependencies: ["LinuxIIO", "LinuxI2C", "LinuxGPIO", "SensorBus"],
                           path: "Tests/KernelLevel", swiftSettings: strictSwift6),
+        // Two examples from Core Motion's talks, ported to the Swift API (Examples/).
+        .executableTarget(name: "SwingCounter", dependencies: ["OpenCoreMotion"], path: "Examples/SwingCounter", swiftSettings: strictSwift6),
+        .executableTarget(name: "TiltSteering", dependencies: ["OpenCoreMotion"], path: "Examples/TiltSteering", swiftSettings: strictSwift6),
+        .testTarget(name: "ExamplesTests", dependencies: ["SwingCounter", "TiltSteering", "OpenCoreMotion"], swiftSettings: strictSwift6),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift6),
         .testTarget(name: "FixedPointTests", dependencies: ["FixedPoint", "TestSupport"],
                     swiftSettings: strictSwift6),

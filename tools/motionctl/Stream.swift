@@ -19,8 +19,17 @@ struct Stream: ParsableCommand {
     @Option(help: "Print at most one reading per sensor per this many seconds (0: all), as an app's update interval would.")
     var interval: Double = 0
 
+    @Flag(help: "Print device motion (attitude, gravity, user acceleration, heading) instead of raw readings.")
+    var deviceMotion = false
+
+    @Option(help: "With --device-motion: the reference frame (\(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))).")
+    var frame: String = AttitudeReferenceFrame.xArbitraryZVertical.rawValue
+
     func validate() throws {
         guard interval >= 0, interval.isFinite else { throw ValidationError("--interval must be 0 or more seconds, got \(interval)") }
+        guard AttitudeReferenceFrame(rawValue: frame) != nil else {
+            throw ValidationError("--frame \(frame) is not one of \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     func run() throws {
@@ -28,6 +37,7 @@ struct Stream: ParsableCommand {
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
         runtime.onWarning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
+        if deviceMotion { return try streamDeviceMotion(runtime, description) }
         print("       t s  sensor  x             y             z")
         // Two subscribers, as two apps would have: one counts every reading, one prints at its interval.
         let subscribers = SensorSubscribers()
@@ -47,6 +57,31 @@ struct Stream: ParsableCommand {
         let summary = SensorChannel.allCases.filter { counts[Int($0.rawValue)] > 0 }
             .map { "\(counts[Int($0.rawValue)]) \($0.displayName)" }.joined(separator: ", ")
         print("streamed \(String(format: "%.2f", Double(now) / 1e9)) s: \(summary)")
+    }
+
+    /// Device motion at `--interval` (0.1 s by default): roll, pitch, yaw and heading in degrees,
+    /// gravity and user acceleration in g.
+    private func streamDeviceMotion(_ runtime: BoardRuntime, _ description: BoardDescription) throws {
+        let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
+        guard frame == .xArbitraryZVertical || description.channels.contains(.magnetometer) else {
+            throw ValidationError("\(board) has no magnetometer, so only x-arbitrary-z-vertical is available (its chips: \(description.chips.map(\.driver).joined(separator: ", ")))")
+        }
+        var estimator = DeviceMotionEstimator(frame: frame)
+        let every = Int64((interval > 0 ? interval : 0.1) * 1e9)
+        var next: Int64 = .min
+        print("       t s   roll°   pitch°    yaw°   heading°   gravity g (x, y, z)      user acceleration g      mag accuracy")
+        try runtime.run(untilNanoseconds: playback.durationNanoseconds) { reading in
+            guard let motion = estimator.process(reading), motion.timestampNanoseconds >= next else { return }
+            next = motion.timestampNanoseconds + every
+            let angles = motion.eulerAngles
+            let degrees = 180 / Double.pi
+            print(String(format: "%10.3f %7.1f %8.1f %7.1f %9.1f   %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %d",
+                         Double(motion.timestampNanoseconds) / 1e9, angles.roll.doubleValue * degrees, angles.pitch.doubleValue * degrees,
+                         angles.yaw.doubleValue * degrees, motion.heading.doubleValue,
+                         motion.gravity.x.doubleValue, motion.gravity.y.doubleValue, motion.gravity.z.doubleValue,
+                         motion.userAcceleration.x.doubleValue, motion.userAcceleration.y.doubleValue, motion.userAcceleration.z.doubleValue,
+                         Int(motion.magneticAccuracy)))
+        }
     }
 
     static func format(_ reading: SensorReading) -> String {

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 package import MotionAlgorithms
 package import MotionEngine
@@ -84,7 +83,7 @@ package final class LiveBoard: Sendable {
     /// Adds `subscription`, starting the engine if it is idle. Returns once the engine has taken
     /// it (the board is up), or throws why the board could not be brought up. Called from the
     /// engine thread itself (a callback starting another stream), it only queues the command.
-    package func add(_ subscription: EngineSubscription, intervalNanoseconds: Int64) throws(CMError) {
+    package func add(_ subscription: EngineSubscription, intervalNanoseconds: Int64) throws(MotionManagerError) {
         let completion = isEngineThread ? nil : Completion()
         let spawn = control.withLock { control -> Bool in
             control.commands.append(.add(subscription, intervalNanoseconds: intervalNanoseconds, completion))
@@ -92,11 +91,7 @@ package final class LiveBoard: Sendable {
             control.running = true
             return true
         }
-        if spawn {
-            let thread = Thread { [self] in self.threadMain() }
-            thread.name = "OpenCoreMotion engine"
-            thread.start()
-        }
+        if spawn { spawnEngineThread() }
         if let error = completion?.wait() { throw error }
     }
 
@@ -129,6 +124,23 @@ package final class LiveBoard: Sendable {
 
     // MARK: The engine thread
 
+    /// Starts the engine thread (detached: it ends by itself when no one subscribes). The
+    /// thread holds a strong reference to the board until it returns.
+    private func spawnEngineThread() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let board = Unmanaged<LiveBoard>.fromOpaque(context!).takeRetainedValue()
+            // At most 15 bytes on Linux; failing to name the thread changes nothing else.
+            _ = pthread_setname_np(pthread_self(), "ocm engine")
+            board.threadMain()
+            return nil
+        }, context)
+        // Fails only when the process is out of threads or memory (EAGAIN): no engine can run.
+        precondition(created == 0, "OpenCoreMotion: could not start the engine thread (pthread_create: \(created))")
+        pthread_detach(thread)
+    }
+
     private func threadMain() {
         control.withLock { $0.thread = pthread_self() }
         while true {
@@ -156,7 +168,7 @@ package final class LiveBoard: Sendable {
         do {
             worker = try EngineWorker(board: self)
         } catch {
-            let failure = CMError(.unknown, "The board file \(path) (\"\(description.name)\") could not be brought up: \(error)")
+            let failure = MotionManagerError(.unknown, "The board file \(path) (\"\(description.name)\") could not be brought up: \(error)")
             for command in takeCommands() { command.complete(with: failure) }
             return
         }
@@ -218,7 +230,7 @@ enum Command: Sendable {
     case setInterval(id: Int, intervalNanoseconds: Int64)
 
     /// Answers the command without applying it (the board could not be brought up).
-    func complete(with failure: CMError) {
+    func complete(with failure: MotionManagerError) {
         switch self {
         case .add(_, _, let completion): completion?.finish(failure)
         case .remove(_, let completion): completion?.finish(nil)
@@ -227,19 +239,37 @@ enum Command: Sendable {
     }
 }
 
-/// A one-shot answer from the engine thread to a waiting caller.
-final class Completion: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<CMError?>(nil)
+/// A one-shot answer from the engine thread to a waiting caller: a POSIX semaphore (the core
+/// uses no Foundation or Dispatch) and the outcome in a Mutex.
+///
+/// `@unchecked Sendable`, and why it is safe: `semaphore` is a `let` pointer to a `sem_t`
+/// allocated and initialised in `init`, destroyed and freed only in `deinit` (when no thread can
+/// hold a reference any more), and never moved; `sem_post` and `sem_wait` are thread-safe on
+/// the same semaphore by POSIX. The outcome is a `Mutex`, itself Sendable. The only reason for
+/// `unchecked` is the raw pointer, which the compiler cannot prove is used only that way.
+final class Completion: @unchecked Sendable {
+    private let semaphore: UnsafeMutablePointer<sem_t>
+    private let outcome = Mutex<MotionManagerError?>(nil)
 
-    func finish(_ error: CMError?) {
+    init() {
+        semaphore = .allocate(capacity: 1)
+        // Cannot fail: the value (0) is below SEM_VALUE_MAX and the semaphore is process-private.
+        sem_init(semaphore, 0, 0)
+    }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func finish(_ error: MotionManagerError?) {
         outcome.withLock { $0 = error }
-        semaphore.signal()
+        sem_post(semaphore)
     }
 
     /// Waits for `finish`; its error, or nil on success.
-    func wait() -> CMError? {
-        semaphore.wait()
+    func wait() -> MotionManagerError? {
+        while sem_wait(semaphore) != 0 && errno == EINTR {}  // a signal handler ran: wait on
         return outcome.withLock { $0 }
     }
 }

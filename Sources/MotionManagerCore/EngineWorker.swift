@@ -82,7 +82,7 @@ final class EngineWorker {
                 origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
             }
         } catch {
-            let failure = CMError(.unknown, "The board file \(board.path) (\"\(board.description.name)\") stopped: \(error)")
+            let failure = MotionManagerError(.unknown, "The board file \(board.path) (\"\(board.description.name)\") stopped: \(error)")
             for entry in raw.values {
                 entry.subscription.deliver(.failed(failure))
                 subscribers.unsubscribe(entry.token)

@@ -69,7 +69,7 @@ package enum MotionSample: Sendable {
 /// What the engine delivers to a subscription: a sample, or the failure that stopped the board.
 package enum EngineEvent: Sendable {
     case sample(MotionSample)
-    case failed(CMError)
+    case failed(MotionManagerError)
 }
 
 /// Core Motion's g: the accelerometer in Core Motion's units is −specific force / g.
