@@ -55,6 +55,31 @@ true_north_needs_a_declination() {
 }
 check "true north needs a declination, or a place and date for the World Magnetic Model" true_north_needs_a_declination
 
+calibrate_finds_a_hard_iron_offset() {
+    # A simulated MPU-9250 tumbling through every orientation, its AK8963 offset by (40, −25, 10)
+    # µT in chip axes, i.e. (−25, 40, −10) in device axes (mount y x −z).
+    sed 's|^motion = .*|motion = synthetic:tumble|; s|^mount = y x -z|mount = y x -z\nhard-iron = 40 -25 10|' boards/sim-mpu-9250.board >"$work/tumble.board"
+    OCM_CALIBRATION_DIR="$work/calibration" "$motionctl" calibrate magnetometer --board "$work/tumble.board" --speed 0 >"$work/calibrate.txt" || return 1
+    tail -2 "$work/calibrate.txt"
+    python3 - "$work/calibration/tumble.calibration" <<'PY'
+import sys
+values = {}
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if line:
+        key, numbers = line.split("=")
+        values[key.strip()] = [float(v) for v in numbers.split()]
+offset = values["magnetometer-offset"]
+assert all(abs(a - b) < 1.0 for a, b in zip(offset, [-25, 40, -10])), offset
+PY
+    # Held still it measures; tumbling it refuses, saying why.
+    OCM_CALIBRATION_DIR="$work/calibration" "$motionctl" calibrate gyroscope --board boards/sim-mpu-9250.board --speed 0 --duration 3 >/dev/null &&
+        grep -q '^gyroscope-bias = ' "$work/calibration/sim-mpu-9250.calibration" &&
+        ! OCM_CALIBRATION_DIR="$work/calibration" "$motionctl" calibrate gyroscope --board "$work/tumble.board" --speed 0 --duration 3 2>"$work/err" &&
+        grep -q 'the board moved' "$work/err"
+}
+check "calibrate finds a simulated magnetometer's hard-iron offset and a still gyroscope's bias" calibrate_finds_a_hard_iron_offset
+
 broad_trial_scores_within_its_bound() {
     # Accuracy regression guard on one dev trial of ../shared/datasets/broad (BROAD's metric,
     # 9D total RMSE): 2.14° when this check was written, VQF 1.99°; fail above 3°.

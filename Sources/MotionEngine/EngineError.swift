@@ -18,6 +18,8 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     case dataReadyWaitFailed(errno: Int32)
     /// The board names an IIO device the context does not have.
     case iioDeviceMissing(label: String, device: String, uri: String, present: [String])
+    /// A stored calibration could not be read or written.
+    case calibration(path: String, line: Int?, problem: String)
     /// A board file is malformed.
     case board(BoardError)
     /// A sample arrived earlier than the previous sample of the same sensor.
@@ -52,6 +54,8 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
                 + ". Is its kernel driver loaded? `motionctl iio` lists the devices."
         case .board(let error):
             return error.description
+        case .calibration(let path, let line, let problem):
+            return "\(path)\(line.map { ":\($0)" } ?? ""): \(problem). Run `motionctl calibrate` again to write a new one."
         case .timestampWentBackwards(let sensor, let previous, let now):
             return "The \(sensor.recordingName) sample at \(TimestampFormatting.format(now)) s is earlier than the one before it (\(TimestampFormatting.format(previous)) s): "
                 + "the source's clock went backwards. Samples must be in time order; the pipeline stopped rather than fuse them out of order."

@@ -66,7 +66,10 @@ struct Stream: ParsableCommand {
         guard frame == .xArbitraryZVertical || description.channels.contains(.magnetometer) else {
             throw ValidationError("\(board) has no magnetometer, so only x-arbitrary-z-vertical is available (its chips: \(description.chips.map(\.driver).joined(separator: ", ")))")
         }
-        var estimator = DeviceMotionEstimator(frame: frame)
+        // The board's stored calibration (`motionctl calibrate`), if any.
+        let calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board))
+        if calibration != nil { print("using the calibration in \(BoardCalibration.path(forBoard: board))") }
+        var estimator = DeviceMotionEstimator(frame: frame, calibration: calibration)
         let every = Int64((interval > 0 ? interval : 0.1) * 1e9)
         var next: Int64 = .min
         print("       t s   roll°   pitch°    yaw°   heading°   gravity g (x, y, z)      user acceleration g      mag accuracy")

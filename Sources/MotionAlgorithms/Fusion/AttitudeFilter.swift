@@ -65,7 +65,12 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
     private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
 
-    public init(settings: AttitudeFilterSettings = .init(), magnetometerOffset: Vector = .zero) {
+    /// - Parameters:
+    ///   - magnetometerOffset: a stored hard-iron calibration, µT (`settings` should then give
+    ///     its uncertainty in `magnetometerOffsetUncertainty`).
+    ///   - gyroscopeBias: a stored gyroscope bias, rad/s: the estimate starts there.
+    public init(settings: AttitudeFilterSettings = .init(), magnetometerOffset: Vector = .zero, gyroscopeBias: Vector = .zero) {
+        bias = gyroscopeBias
         calibratesMagnetometer = settings.magnetometerCalibration
         magnetometerInterval = Scalar(settings.magnetometerInterval)
         calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,

@@ -10,8 +10,8 @@ public struct FixedPointAttitudeFilter: Sendable {
 
     public private(set) var filter: AttitudeFilter<Q32_32>
 
-    public init(settings: AttitudeFilterSettings = .init(), magnetometerOffset: Vector = .zero) {
-        filter = AttitudeFilter(settings: settings, magnetometerOffset: magnetometerOffset)
+    public init(settings: AttitudeFilterSettings = .init(), magnetometerOffset: Vector = .zero, gyroscopeBias: Vector = .zero) {
+        filter = AttitudeFilter(settings: settings, magnetometerOffset: magnetometerOffset, gyroscopeBias: gyroscopeBias)
     }
 
     public mutating func update(gyroscope: Vector, accelerometer: Vector, dt: Q32_32) {
@@ -31,5 +31,7 @@ public struct FixedPointAttitudeFilter: Sendable {
     public var isMagneticallyDisturbed: Bool { filter.isMagneticallyDisturbed }
     public var magnetometerAccuracy: Int8 { filter.calibration.accuracy }
     public var magnetometerOffset: Vector { filter.calibration.offset }
+    /// 1σ of the offset estimate's worst axis, µT.
+    public var magnetometerOffsetUncertainty: Double { filter.calibration.offsetUncertainty }
     public func calibrated(_ raw: Vector) -> Vector { filter.calibration.calibrated(raw) }
 }

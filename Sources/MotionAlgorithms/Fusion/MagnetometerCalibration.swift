@@ -74,6 +74,11 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// The calibrated field, µT.
     public func calibrated(_ raw: Vector) -> Vector { raw - appliedOffset }
 
+    /// 1σ of the offset's worst axis, µT (for people: set-up and diagnostics, not per sample).
+    public var offsetUncertainty: Double {
+        max(covariance[0].doubleValue, covariance[7].doubleValue, covariance[14].doubleValue).squareRoot()
+    }
+
     /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
     public var accuracy: Int8 {
         var worst = covariance[0]

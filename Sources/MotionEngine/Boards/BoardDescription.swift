@@ -23,6 +23,9 @@ public struct BoardDescription: Sendable, Equatable {
         /// For emulated chips: whether the emulator adds its datasheet's measurement noise
         /// (`noise = datasheet`, the default, or `off` for exact values in tests).
         public var emulatedNoise = true
+        /// For emulated magnetometers: a hard-iron offset the emulator adds, µT in chip axes
+        /// (x, y, z), as a phone's or a board's magnetised parts would.
+        public var emulatedHardIron: [Double]?
         /// For IIO chips: how samples are taken (`capture = sysfs | buffer`, `trigger = NAME`).
         public var iioCapture: IIOCapture = .sysfs
     }

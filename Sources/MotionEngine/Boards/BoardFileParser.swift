@@ -16,6 +16,7 @@
 /// trigger = t0            # iio buffer only: the trigger to drive it (default: the device's own)
 /// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
 /// noise = datasheet       # emulated only: the chip's datasheet noise (default) or off
+/// hard-iron = 40 -25 10   # emulated magnetometers only: a constant offset, µT (chip axes)
 /// ```
 public enum BoardFileParser {
     /// The chip registry's names (`ChipFamily.all`), sorted for messages.
@@ -57,9 +58,9 @@ public enum BoardFileParser {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
             guard !value.isEmpty else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" has no value") }
             if var current = section {
-                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger", "noise"].contains(key) else {
+                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger", "noise", "hard-iron"].contains(key) else {
                     throw BoardError(path: path, line: lineNumber, problem: "unknown chip setting \"\(key)\"",
-                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, noise, device, uri, capture, trigger.")
+                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, noise, hard-iron, device, uri, capture, trigger.")
                 }
                 guard current.values[key] == nil else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" is set twice") }
                 current.values[key] = (value, lineNumber)
@@ -131,7 +132,7 @@ public enum BoardFileParser {
             }
             rate = value
         }
-        for key in ["motion", "noise"] where values[key] != nil && bus != .emulated {
+        for key in ["motion", "noise", "hard-iron"] where values[key] != nil && bus != .emulated {
             throw BoardError(path: path, line: values[key]!.line, problem: "\"\(key)\" applies only to emulated chips")
         }
         var noise = true
@@ -152,9 +153,19 @@ public enum BoardFileParser {
         if let trigger = values["trigger"], capture == .sysfs {
             throw BoardError(path: path, line: trigger.line, problem: "\"trigger\" applies only with capture = buffer")
         }
-        return BoardDescription.Chip(label: label, driver: driver.value, bus: bus, address: address,
+        var hardIron: (Double, Double, Double)?
+        if let entry = values["hard-iron"] {
+            let numbers = entry.value.split(separator: " ", omittingEmptySubsequences: true).compactMap { Double($0) }
+            guard numbers.count == 3, numbers.allSatisfy({ abs($0) <= 2000 }) else {
+                throw BoardError(path: path, line: entry.line, problem: "hard-iron \"\(entry.value)\" is not three numbers of µT (x y z, each within ±2000)")
+            }
+            hardIron = (numbers[0], numbers[1], numbers[2])
+        }
+        var chip = BoardDescription.Chip(label: label, driver: driver.value, bus: bus, address: address,
                                      interruptLine: values["interrupt"]?.value, mount: mount,
                                      motionRecording: values["motion"]?.value, rateHertz: rate, emulatedNoise: noise, iioCapture: capture)
+        chip.emulatedHardIron = hardIron.map { [$0.0, $0.1, $0.2] }
+        return chip
     }
 
     static func axisMapping(_ text: String, line: Int, path: String) throws(BoardError) -> BoardDescription.AxisMapping {

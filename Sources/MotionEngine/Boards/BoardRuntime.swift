@@ -33,7 +33,7 @@ public final class BoardRuntime {
     /// order of `descriptorWait`'s descriptors.
     private let waitingSessions: [ChipSession]
     private let descriptorWait: DescriptorWait?
-    private let motion: RecordedMotion?
+    private let motion: (any MotionSource)?
     private var clock: BoardClock
     private let scratch: UnsafeMutableBufferPointer<SensorReading>
     /// The board time reached so far.
@@ -47,9 +47,9 @@ public final class BoardRuntime {
     /// possible); boards with real chips always run in real time.
     public init(_ description: BoardDescription, root: String, speed: Double = 1) throws(EngineError) {
         self.description = description
-        var motion: RecordedMotion?
+        var motion: (any MotionSource)?
         if let path = description.chips.compactMap(\.motionRecording).first {
-            motion = try RecordedMotion(path: path.hasPrefix("/") ? path : root + "/" + path)
+            motion = path == "synthetic:tumble" ? SyntheticTumble() : try RecordedMotion(path: path.hasPrefix("/") ? path : root + "/" + path)
         }
         self.motion = motion
         var sessions: [ChipSession] = []
@@ -198,7 +198,7 @@ public final class BoardRuntime {
     }
 
     /// Opens one chip: its bus or IIO device, its driver, and what triggers its reads.
-    private static func session(for chip: BoardDescription.Chip, motion: RecordedMotion?, buses: inout [Int: LinuxI2CBus],
+    private static func session(for chip: BoardDescription.Chip, motion: (any MotionSource)?, buses: inout [Int: LinuxI2CBus],
                                 contexts: inout [String: IIOContext]) throws(EngineError) -> ChipSession {
         let reader: any ChipReader
         var emulation: Emulation?

@@ -109,13 +109,16 @@ struct SensorNoise: Sendable {
 /// (19 µT north, 46 µT down) at sea-level pressure. Noise is seeded by the chip's address, so
 /// runs repeat exactly.
 final class EmulatedSenses {
-    private let motion: RecordedMotion?
+    private let motion: (any MotionSource)?
     private let mount: BoardDescription.AxisMapping
     private var accelerometerNoise, gyroscopeNoise, magnetometerNoise, barometerNoise: EmulatedNoise
+    private let hardIron: (Double, Double, Double)
 
-    init(motion: RecordedMotion?, chip: BoardDescription.Chip, noise: SensorNoise) {
+    init(motion: (any MotionSource)?, chip: BoardDescription.Chip, noise: SensorNoise) {
         self.motion = motion
         mount = chip.mount
+        let offset = chip.emulatedHardIron ?? [0, 0, 0]
+        hardIron = (offset[0], offset[1], offset[2])
         let scale = chip.emulatedNoise ? 1.0 : 0.0
         let seed = UInt64(chip.address) &* 0x1_0000_0001 &+ 1
         accelerometerNoise = EmulatedNoise(rms: noise.acceleration * scale, seed: seed)
@@ -133,10 +136,11 @@ final class EmulatedSenses {
                 mount.chipAxes(gyroscopeNoise.add(to: motion?.angularVelocity ?? (0, 0, 0))))
     }
 
-    /// Magnetic field, µT.
+    /// Magnetic field, µT, with the chip's hard-iron offset.
     func magneticField(_ nanoseconds: Int64) -> (Double, Double, Double) {
         advance(nanoseconds)
-        return mount.chipAxes(magnetometerNoise.add(to: motion?.magneticField ?? (19, 0, -46)))
+        let field = mount.chipAxes(magnetometerNoise.add(to: motion?.magneticField ?? (19, 0, -46)))
+        return (field.0 + hardIron.0, field.1 + hardIron.1, field.2 + hardIron.2)
     }
 
     /// All three, for the LSM9DS1's shared emulator.

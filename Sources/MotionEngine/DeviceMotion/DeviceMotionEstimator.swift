@@ -21,10 +21,20 @@ public struct DeviceMotionEstimator: Sendable {
 
     /// - Parameter declination: degrees east, for `xTrueNorthZVertical` (from the World
     ///   Magnetic Model at the device's place and date).
-    public init(frame: AttitudeReferenceFrame = .xArbitraryZVertical, settings: AttitudeFilterSettings = .init(), declination: Double = 0) {
+    ///   - calibration: what `motionctl calibrate` stored for the board: the gyroscope bias
+    ///     and magnetometer offset start there (the offset with 5 µT of uncertainty).
+    public init(frame: AttitudeReferenceFrame = .xArbitraryZVertical, settings: AttitudeFilterSettings = .init(), declination: Double = 0,
+                calibration: BoardCalibration? = nil) {
         self.frame = frame
         self.declination = declination * .pi / 180
-        filter = FixedPointAttitudeFilter(settings: settings)
+        var settings = settings
+        func vector(_ values: [Double]?) -> FusionVector<Q32_32> {
+            guard let values, values.count == 3 else { return .zero }
+            return FusionVector(x: Q32_32(values[0]), y: Q32_32(values[1]), z: Q32_32(values[2]))
+        }
+        if calibration?.magnetometerOffset != nil { settings.magnetometerOffsetUncertainty = 5 }
+        filter = FixedPointAttitudeFilter(settings: settings, magnetometerOffset: vector(calibration?.magnetometerOffset),
+                                          gyroscopeBias: vector(calibration?.gyroscopeBias))
         // True-north frame from magnetic: a field pointing to magnetic north lies `declination`
         // east of true north, i.e. turned by −declination about z (x north, y west, z up).
         let half = -self.declination / 2

@@ -38,6 +38,8 @@ import TestSupport
         ("board = b\n[chip a]\ndriver = bmi160\nbus = iio\ndevice = bmi160\ncapture = fifo\n", "f.board:6: capture \"fifo\" is not \"sysfs\" or \"buffer\""),
         ("board = b\n[chip a]\ndriver = bmi160\nbus = iio\ndevice = bmi160\ntrigger = t0\n", "f.board:6: \"trigger\" applies only with capture = buffer"),
         ("board = b\n[chip a]\ndriver = bmi160\nbus = i2c-1\naddress = 0x68\ncapture = buffer\n", "f.board:6: \"capture\" applies only to chips on bus = iio"),
+        ("board = b\n[chip a]\ndriver = ak8963\nbus = emulated\naddress = 0x0C\nhard-iron = 40 -25\n", "f.board:6: hard-iron \"40 -25\" is not three numbers of µT"),
+        ("board = b\n[chip a]\ndriver = ak8963\nbus = i2c-1\naddress = 0x0C\nhard-iron = 40 -25 10\n", "f.board:6: \"hard-iron\" applies only to emulated chips"),
         ("board = b\n[sensor a]\n", "f.board:2: expected a section header like \"[chip imu]\""),
         ("board = b\n", "f.board: no [chip …] section"),
         ("driver = x\n", "f.board:1: \"driver\" outside a [chip …] section"),
