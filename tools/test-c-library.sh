@@ -15,6 +15,26 @@ if ldd "$library" | grep -q swift; then
     echo "error: $library needs a Swift runtime library at run time; it must be linked statically" >&2
     exit 1
 fi
+# No Foundation, dynamic or static: the C API goes through MotionManagerCore (standard library,
+# Synchronization, Glibc), never through OpenCoreMotion, which imports Foundation. Linked
+# statically, Foundation (FoundationEssentials, FoundationInternationalization and ICU's data)
+# adds about 60 MB, so a library over 30 MB (about twice today's ~15 MB, room for the engine to
+# grow) means it came back; the symbol check names the culprit.
+if ldd "$library" | grep -q 'libFoundation'; then
+    echo "error: $library loads a Foundation library; the C API must not depend on Foundation" >&2
+    exit 1
+fi
+size="$(stat -L -c %s "$library")"
+if [ "$size" -ge $((30 * 1024 * 1024)) ]; then
+    echo "error: $library is $size bytes (limit 30 MiB): Foundation linked in statically?" >&2
+    nm "$library" | grep -m 5 -E 's(10Foundation|20FoundationEssentials)' >&2 || true
+    exit 1
+fi
+if nm "$library" | grep -q -E 's(10Foundation|20FoundationEssentials)'; then
+    echo "error: $library contains Foundation's code; the C API must not depend on Foundation" >&2
+    exit 1
+fi
+echo "libopencoremotion.so: $size bytes, no Foundation"
 # Every run-time dependency must come from an installed Debian package (glibc, libstdc++,
 # zlib, libi2c, libiio and what they pull in): nothing from the Swift toolchain.
 unpackaged=""

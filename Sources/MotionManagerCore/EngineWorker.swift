@@ -29,7 +29,11 @@ final class EngineWorker {
         self.board = board
         runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
         origin = PacedClock.monotonicNanoseconds()
+        // What `motionctl calibrate` stored for this board (gyroscope bias, magnetometer offset).
+        calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board.path))
     }
+
+    private let calibration: BoardCalibration?
 
     var isIdle: Bool { raw.isEmpty && motions.isEmpty }
 
@@ -41,7 +45,7 @@ final class EngineWorker {
             } else {
                 motions.append(MotionSubscriber(
                     subscription: subscription,
-                    estimator: DeviceMotionEstimator(frame: subscription.frame, declination: subscription.declination),
+                    estimator: DeviceMotionEstimator(frame: subscription.frame, declination: subscription.declination, calibration: calibration),
                     gate: IntervalGate(intervalNanoseconds: interval)))
             }
             completion?.finish(nil)

@@ -131,8 +131,6 @@ package final class LiveBoard: Sendable {
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { context in
             let board = Unmanaged<LiveBoard>.fromOpaque(context!).takeRetainedValue()
-            // At most 15 bytes on Linux; failing to name the thread changes nothing else.
-            _ = pthread_setname_np(pthread_self(), "ocm engine")
             board.threadMain()
             return nil
         }, context)

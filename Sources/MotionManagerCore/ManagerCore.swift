@@ -1,3 +1,4 @@
+import MotionAlgorithms
 package import MotionEngine
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Glibc
+import MotionManagerCore
 import Synchronization
 
 /// Core Motion's `CMAttitude`: the device's orientation in the reference frame, as a unit
@@ -17,28 +17,26 @@ public final class CMAttitude: Sendable, CustomStringConvertible {
 
     /// Device axes → reference frame (row-major; the engine's `RotationMatrix` convention).
     public var rotationMatrix: CMRotationMatrix {
+        let m = matrix
+        return CMRotationMatrix(m11: m.m11, m12: m.m12, m13: m.m13,
+                                m21: m.m21, m22: m.m22, m23: m.m23,
+                                m31: m.m31, m32: m.m32, m33: m.m33)
+    }
+
+    /// The rotation matrix and Euler angles, computed as the C API's `ocm_device_motion_data` does.
+    private var matrix: AttitudeMatrix {
         let q = quaternion
-        let (w, x, y, z) = (q.w, q.x, q.y, q.z)
-        return CMRotationMatrix(
-            m11: 1 - 2 * (y * y + z * z), m12: 2 * (x * y - w * z), m13: 2 * (x * z + w * y),
-            m21: 2 * (x * y + w * z), m22: 1 - 2 * (x * x + z * z), m23: 2 * (y * z - w * x),
-            m31: 2 * (x * z - w * y), m32: 2 * (y * z + w * x), m33: 1 - 2 * (x * x + y * y))
+        return AttitudeMatrix(w: q.w, x: q.x, y: q.y, z: q.z)
     }
 
     /// Radians about the device's y axis, in [−π, π] (R = Rz(yaw) · Rx(pitch) · Ry(roll)).
-    public var roll: Double {
-        let m = rotationMatrix
-        return atan2(-m.m31, m.m33)
-    }
+    public var roll: Double { matrix.roll }
 
     /// Radians about the device's x axis, in [−π/2, π/2].
-    public var pitch: Double { asin(max(-1, min(1, rotationMatrix.m32))) }
+    public var pitch: Double { matrix.pitch }
 
     /// Radians about the vertical, in [−π, π].
-    public var yaw: Double {
-        let m = rotationMatrix
-        return atan2(-m.m12, m.m22)
-    }
+    public var yaw: Double { matrix.yaw }
 
     /// Makes this attitude relative to `attitude` (for example one saved when a game started):
     /// q ← attitude⁻¹ ⊗ q, the rotation from the saved pose's device axes to the current ones'.

@@ -1,5 +1,3 @@
-package import MotionEngine
-
 /// Core Motion's `CMAttitudeReferenceFrame`: where an attitude's x axis points (z is always
 /// vertical). An option set with Core Motion's raw values, so `availableAttitudeReferenceFrames()`
 /// can return several; starting device motion takes exactly one.
@@ -16,34 +14,4 @@ public struct CMAttitudeReferenceFrame: OptionSet, Sendable, Hashable {
     public static let xMagneticNorthZVertical = CMAttitudeReferenceFrame(rawValue: 1 << 2)
     /// x to true north (magnetic north turned by `CMMotionManager.magneticDeclination`).
     public static let xTrueNorthZVertical = CMAttitudeReferenceFrame(rawValue: 1 << 3)
-
-    /// The engine's frame for a set holding exactly one frame; nil otherwise.
-    package var engineFrame: AttitudeReferenceFrame? {
-        switch self {
-        case .xArbitraryZVertical: .xArbitraryZVertical
-        case .xArbitraryCorrectedZVertical: .xArbitraryCorrectedZVertical
-        case .xMagneticNorthZVertical: .xMagneticNorthZVertical
-        case .xTrueNorthZVertical: .xTrueNorthZVertical
-        default: nil
-        }
-    }
-
-    package init(_ frame: AttitudeReferenceFrame) {
-        switch frame {
-        case .xArbitraryZVertical: self = .xArbitraryZVertical
-        case .xArbitraryCorrectedZVertical: self = .xArbitraryCorrectedZVertical
-        case .xMagneticNorthZVertical: self = .xMagneticNorthZVertical
-        case .xTrueNorthZVertical: self = .xTrueNorthZVertical
-        }
-    }
-
-    /// The frames' names, for messages: "xMagneticNorthZVertical".
-    var names: String {
-        let all: [(CMAttitudeReferenceFrame, String)] = [
-            (.xArbitraryZVertical, "xArbitraryZVertical"), (.xArbitraryCorrectedZVertical, "xArbitraryCorrectedZVertical"),
-            (.xMagneticNorthZVertical, "xMagneticNorthZVertical"), (.xTrueNorthZVertical, "xTrueNorthZVertical"),
-        ]
-        let names = all.filter { contains($0.0) }.map(\.1)
-        return names.isEmpty ? "no frame (raw value \(rawValue))" : names.joined(separator: ", ")
-    }
 }

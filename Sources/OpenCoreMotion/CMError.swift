@@ -1,4 +1,5 @@
 public import Foundation
+package import MotionManagerCore
 
 /// An error as Core Motion reports it: a `CMErrorDomain` code with a message for a person that
 /// says what is missing or wrong and what to do.
@@ -35,6 +36,13 @@ public struct CMError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension CMError {
+    /// The core's error (MotionManagerCore has no Foundation, hence its own type) as Core Motion's.
+    package init(_ error: MotionManagerError) {
+        self.init(Code(rawValue: error.code.rawValue) ?? .unknown, error.message)
+    }
 }
 
 extension CMError: LocalizedError {

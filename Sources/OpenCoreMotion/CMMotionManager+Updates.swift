@@ -1,7 +1,6 @@
 import FixedPoint
 public import Foundation
-import MotionAlgorithms
-import MotionEngine
+package import MotionManagerCore
 import Synchronization
 
 /// Core Motion's handler types. They run on the queue given to `start…Updates(to:withHandler:)`,
@@ -119,20 +118,18 @@ extension CMMotionManager {
     }
 
     package static func deviceMotion(_ sample: MotionSample) -> CMDeviceMotion? {
-        guard case .deviceMotion(let motion, let frame) = sample else { return nil }
-        let q = motion.attitude
-        let attitude = CMAttitude(quaternion: CMQuaternion(x: q.x.doubleValue, y: q.y.doubleValue, z: q.z.doubleValue, w: q.w.doubleValue))
-        func acceleration(_ v: Vector3) -> CMAcceleration { CMAcceleration(x: v.x.doubleValue, y: v.y.doubleValue, z: v.z.doubleValue) }
+        guard let motion = sample.deviceMotionValues else { return nil }
+        func acceleration(_ v: Vector3Values) -> CMAcceleration { CMAcceleration(x: v.x, y: v.y, z: v.z) }
         let field = motion.magneticField
         return CMDeviceMotion(
-            timestampNanoseconds: motion.timestampNanoseconds, attitude: attitude,
-            rotationRate: CMRotationRate(x: motion.rotationRate.x.doubleValue, y: motion.rotationRate.y.doubleValue,
-                                         z: motion.rotationRate.z.doubleValue),
+            timestampNanoseconds: motion.timestampNanoseconds,
+            attitude: CMAttitude(quaternion: CMQuaternion(x: motion.x, y: motion.y, z: motion.z, w: motion.w)),
+            rotationRate: CMRotationRate(x: motion.rotationRate.x, y: motion.rotationRate.y, z: motion.rotationRate.z),
             gravity: acceleration(motion.gravity), userAcceleration: acceleration(motion.userAcceleration),
             magneticField: CMCalibratedMagneticField(
-                field: CMMagneticField(x: field.x.doubleValue, y: field.y.doubleValue, z: field.z.doubleValue),
-                accuracy: CMMagneticFieldCalibrationAccuracy(rawValue: Int32(motion.magneticAccuracy)) ?? .uncalibrated),
-            heading: motion.heading.doubleValue, attitudeReferenceFrame: CMAttitudeReferenceFrame(frame))
+                field: CMMagneticField(x: field.x, y: field.y, z: field.z),
+                accuracy: CMMagneticFieldCalibrationAccuracy(rawValue: motion.magneticAccuracy) ?? .uncalibrated),
+            heading: motion.heading, attitudeReferenceFrame: CMAttitudeReferenceFrame(rawValue: motion.frame.rawValue))
     }
 }
 

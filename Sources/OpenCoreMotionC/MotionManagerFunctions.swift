@@ -1,16 +1,17 @@
 public import COpenCoreMotion
 import Glibc
 import MotionEngine
-import OpenCoreMotion
+import MotionManagerCore
 import Synchronization
 
-/// What an `ocm_motion_manager *` points to: a `CMMotionManager` and the failure messages
-/// handed out for it, which live until the manager is closed (as the header promises).
+/// What an `ocm_motion_manager *` points to: the motion manager's core (MotionManagerCore, the
+/// same one `CMMotionManager` wraps, without Foundation) and the failure messages handed out for
+/// it, which live until the manager is closed (as the header promises).
 final class MotionManagerHandle {
-    let manager: CMMotionManager
+    let manager: ManagerCore
     let failures = FailureMessages()
 
-    init(manager: CMMotionManager) { self.manager = manager }
+    init(manager: ManagerCore) { self.manager = manager }
 
     static let registry = HandleRegistry<MotionManagerHandle>()
 }
@@ -64,11 +65,11 @@ private func status(forLoading error: EngineError) -> ocm_status {
     return OCM_STATUS_MALFORMED_BOARD
 }
 
-private func status(for error: CMError) -> ocm_status {
+private func status(for error: MotionManagerError) -> ocm_status {
     switch error.code {
     case .notAvailable: OCM_STATUS_NOT_AVAILABLE
-    case .invalidParameter, .nullPointer: OCM_STATUS_INVALID_ARGUMENT
-    default: OCM_STATUS_DEVICE_ERROR
+    case .invalidParameter: OCM_STATUS_INVALID_ARGUMENT
+    case .unknown: OCM_STATUS_DEVICE_ERROR
     }
 }
 
@@ -76,7 +77,7 @@ private func status(for error: CMError) -> ocm_status {
 public func ocm_motion_manager_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_motion_manager_open: out is NULL") }
     out.pointee = nil
-    let manager = CMMotionManager(board: boardPath.map { String(cString: $0) } ?? CMMotionManager.defaultBoardPath)
+    let manager = ManagerCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
     if let failure = manager.boardFailure { return fail(status(forLoading: failure), failure.description) }
     out.pointee = OpaquePointer(MotionManagerHandle.registry.register(MotionManagerHandle(manager: manager)))
     return OCM_STATUS_OK
@@ -99,7 +100,7 @@ public func ocm_motion_manager_is_available(_ manager: OpaquePointer?, _ stream:
 @c @implementation
 public func ocm_motion_manager_available_reference_frames(_ manager: OpaquePointer?) -> UInt32 {
     guard let handle = MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager)) else { return 0 }
-    return UInt32(handle.manager.availableAttitudeReferenceFrames.rawValue)
+    return UInt32(handle.manager.availableReferenceFrames.rawValue)
 }
 
 @c @implementation
@@ -135,7 +136,7 @@ public func ocm_motion_manager_start(_ manager: OpaquePointer?, _ stream: ocm_st
     guard let motionStream = OpenCoreMotionC.stream(stream) else {
         return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_motion_manager_start: \(stream.rawValue) is not an ocm_stream")
     }
-    let frame = motionStream == .deviceMotion ? CMAttitudeReferenceFrame(rawValue: UInt(referenceFrame.rawValue)) : .xArbitraryZVertical
+    let frame = motionStream == .deviceMotion ? ReferenceFrames(rawValue: UInt(referenceFrame.rawValue)) : .xArbitraryZVertical
     let target = callback.map { EngineThreadCallback(function: $0, userData: userData) }
     let failures = handle.failures
     do {
@@ -209,22 +210,20 @@ private func motionData(_ sample: MotionSample) -> ocm_motion_data {
         data.magnetometer = ocm_magnetometer_data(timestamp_ns: sample.timestampNanoseconds,
                                                   magnetic_field_ut: vector(v.x.doubleValue, v.y.doubleValue, v.z.doubleValue))
     case .deviceMotion:
-        guard let motion = CMMotionManager.deviceMotion(sample) else { break }
-        let attitude = motion.attitude
-        let q = attitude.quaternion
-        let m = attitude.rotationMatrix
-        let field = motion.magneticField.field
+        guard let motion = sample.deviceMotionValues else { break }
+        let m = motion.attitudeMatrix
+        let field = motion.magneticField
         data.device_motion = ocm_device_motion_data(
             timestamp_ns: sample.timestampNanoseconds,
-            reference_frame: ocm_reference_frame(UInt32(motion.attitudeReferenceFrame.rawValue)),
-            attitude: ocm_quaternion(w: q.w, x: q.x, y: q.y, z: q.z),
+            reference_frame: ocm_reference_frame(UInt32(motion.frame.rawValue)),
+            attitude: ocm_quaternion(w: motion.w, x: motion.x, y: motion.y, z: motion.z),
             rotation_matrix: ((m.m11, m.m12, m.m13), (m.m21, m.m22, m.m23), (m.m31, m.m32, m.m33)),
-            roll_rad: attitude.roll, pitch_rad: attitude.pitch, yaw_rad: attitude.yaw,
+            roll_rad: m.roll, pitch_rad: m.pitch, yaw_rad: m.yaw,
             gravity_g: vector(motion.gravity.x, motion.gravity.y, motion.gravity.z),
             user_acceleration_g: vector(motion.userAcceleration.x, motion.userAcceleration.y, motion.userAcceleration.z),
             rotation_rate_rad_s: vector(motion.rotationRate.x, motion.rotationRate.y, motion.rotationRate.z),
             magnetic_field_ut: vector(field.x, field.y, field.z),
-            magnetic_accuracy: ocm_magnetic_accuracy(motion.magneticField.accuracy.rawValue),
+            magnetic_accuracy: ocm_magnetic_accuracy(motion.magneticAccuracy),
             heading_deg: motion.heading)
     }
     return data
