@@ -7,19 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-static int passed, failed;
-
-#define CHECK(condition, ...)                                                   \
-    do {                                                                        \
-        if (condition) {                                                        \
-            passed++;                                                           \
-        } else {                                                                \
-            failed++;                                                           \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #condition); \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-        }                                                                       \
-    } while (0)
+#include "check.h"
 
 static void sleep_ms(long milliseconds) {
     struct timespec remaining = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};

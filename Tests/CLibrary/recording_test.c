@@ -7,19 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(condition, ...)                                                   \
-    do {                                                                        \
-        if (condition) {                                                        \
-            passed++;                                                           \
-        } else {                                                                \
-            failed++;                                                           \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #condition); \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-        }                                                                       \
-    } while (0)
+#include "check.h"
 
 static void write_file(const char *path, const char *text) {
     FILE *file = fopen(path, "w");
