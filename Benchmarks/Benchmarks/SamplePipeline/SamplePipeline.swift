@@ -97,6 +97,28 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The device-motion stage (fixed-point attitude filter + CMDeviceMotion outputs) over 1024
+    // gyroscope samples of a tumbling device with accelerometer and magnetometer, 6D and 9D.
+    // Set-up excluded; the allocations reported are the harness's (same with 0 samples).
+    for frame in [AttitudeReferenceFrame.xArbitraryZVertical, .xMagneticNorthZVertical] {
+        Benchmark("device motion \(frame == .xArbitraryZVertical ? "6D" : "9D"), per 1024 fused samples") { benchmark in
+            var readings: [SensorReading] = []
+            for index in 0..<1024 {
+                let t = Int64(index) * 3_500_000
+                let angle = Double(index) * 0.003
+                let g = Vector3(x: Q16_16(9.80665 * angle.truncatingRemainder(dividingBy: 0.5)), y: Q16_16(0.3), z: Q16_16(9.7))
+                readings.append(SensorReading(timestampNanoseconds: t, value: .acceleration(g)))
+                readings.append(SensorReading(timestampNanoseconds: t, value: .angularVelocity(Vector3(x: Q16_16(0.4), y: Q16_16(-0.2), z: Q16_16(0.9)))))
+                readings.append(SensorReading(timestampNanoseconds: t, value: .magneticField(Vector3(x: Q16_16(19.0), y: Q16_16(2.0), z: Q16_16(-46.0)))))
+            }
+            var estimator = DeviceMotionEstimator(frame: frame)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                for reading in readings { blackHole(estimator.process(reading)) }
+            }
+        }
+    }
+
     // Fan-out to subscribers (each at its own interval), per 1024 readings.
     for count in [1, 4, 16] {
         Benchmark("subscribers: fan-out to \(count), per 1024 readings") { benchmark in
