@@ -1,0 +1,75 @@
+import FixedPoint
+import Foundation
+import MotionAlgorithms
+import Testing
+
+/// What the filter must do, on synthetic inputs whose answer is known (fixed point, as on a device).
+@Suite struct AttitudeFilterBehaviourTests {
+    typealias Vector = FusionVector<Q32_32>
+
+    static func vector(_ x: Double, _ y: Double, _ z: Double) -> Vector { Vector(x: Q32_32(x), y: Q32_32(y), z: Q32_32(z)) }
+    static let dt = Q32_32(nanoseconds: 10_000_000)  // 100 Hz
+
+    /// Device-axes "up" of an attitude: the third row of its rotation matrix.
+    static func up(_ q: FusionQuaternion<Q32_32>) -> (Double, Double, Double) {
+        let (w, x, y, z) = (q.w.doubleValue, q.x.doubleValue, q.y.doubleValue, q.z.doubleValue)
+        return (2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+    }
+
+    @Test func atRestTheGyroscopeBiasIsLearnedAndRemoved() {
+        var filter = FixedPointAttitudeFilter()
+        let bias = (0.01, -0.02, 0.005)  // rad/s (0.6, 1.1, 0.3 °/s)
+        for _ in 0..<1000 {  // 10 s still, face up
+            filter.update(gyroscope: Self.vector(bias.0, bias.1, bias.2), accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
+        }
+        #expect(filter.isResting)
+        let learned = filter.bias
+        #expect(abs(learned.x.doubleValue - bias.0) < 5e-4 && abs(learned.y.doubleValue - bias.1) < 5e-4 && abs(learned.z.doubleValue - bias.2) < 5e-4,
+                "learned \(learned.x.doubleValue), \(learned.y.doubleValue), \(learned.z.doubleValue)")
+    }
+
+    @Test func aTiltedDeviceIsLevelledAtOnce() {
+        var filter = FixedPointAttitudeFilter()
+        // Rolled 30° about x: gravity's reaction (specific force, up) in device axes.
+        let angle = Double.pi / 6
+        let force = Self.vector(0, 9.81 * sin(angle), 9.81 * cos(angle))
+        filter.update(gyroscope: .zero, accelerometer: force, dt: Self.dt)
+        let up = Self.up(filter.attitude6D)
+        #expect(abs(up.0) < 1e-6 && abs(up.1 - sin(angle)) < 1e-6 && abs(up.2 - cos(angle)) < 1e-6, "\(up)")
+    }
+
+    @Test func aShortAccelerationDoesNotTiltTheEstimate() {
+        var filter = FixedPointAttitudeFilter()
+        for _ in 0..<100 { filter.update(gyroscope: .zero, accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt) }
+        // Half a second of 3 m/s² sideways (a bump, a braking car): the device does not turn.
+        for _ in 0..<50 { filter.update(gyroscope: .zero, accelerometer: Self.vector(3, 0, 9.81), dt: Self.dt) }
+        let up = Self.up(filter.attitude6D)
+        let tilt = acos(min(1, up.2)) * 180 / .pi
+        #expect(tilt < 1.0, "tilted \(tilt)° by a 0.5 s bump that would read as 17° of tilt")
+    }
+
+    @Test func headingConvergesToNorthAndIgnoresADisturbance() {
+        var filter = FixedPointAttitudeFilter()
+        // Face up, x pointing 40° west of north: the field (19 µT north, 46 down) in device axes.
+        let heading = 40.0 * .pi / 180
+        let field = Self.vector(19 * cos(heading), -19 * sin(heading), -46)
+        for _ in 0..<1000 {
+            filter.update(gyroscope: .zero, accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
+            filter.update(magnetometer: field, dt: Self.dt)
+        }
+        func yaw() -> Double {
+            let q = filter.attitude9D
+            return 2 * atan2(q.z.doubleValue, q.w.doubleValue) * 180 / .pi
+        }
+        #expect(abs(yaw() - 40) < 0.05, "yaw \(yaw())°")
+        #expect(!filter.isMagneticallyDisturbed)
+        // A magnet comes near: the field doubles and turns; it is rejected, the heading stays.
+        let disturbed = Self.vector(-30, 25, -80)
+        for _ in 0..<200 {
+            filter.update(gyroscope: .zero, accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
+            filter.update(magnetometer: disturbed, dt: Self.dt)
+        }
+        #expect(filter.isMagneticallyDisturbed)
+        #expect(abs(yaw() - 40) < 0.05, "yaw \(yaw())° during the disturbance")
+    }
+}
