@@ -48,6 +48,24 @@ PY
 }
 check "replay writes device_motion.csv: one row per gyroscope sample, unit attitude and gravity, heading" replay_writes_device_motion
 
+replay_counts_steps() {
+    # The bundled Oxford walk (phone in a front pocket, 40 s): 67 true steps.
+    "$motionctl" replay Tests/Recordings/oxford_pixel_frontpocket_walk.csv.gz --out "$work/steps" >/dev/null || return 1
+    python3 - "$work/steps" <<'PY'
+import csv, json, sys
+folder = sys.argv[1]
+steps = [float(row["t"]) for row in csv.DictReader(open(folder + "/steps.csv"))]
+summary = json.load(open(folder + "/pedometer.json"))
+assert summary["number_of_steps"] == len(steps), (summary, len(steps))
+assert abs(len(steps) - 67) <= 0.12 * 67, len(steps)                     # within 12 % of the truth
+assert all(b > a for a, b in zip(steps, steps[1:])), "step times increase"
+assert abs(summary["distance"] - len(steps) * 0.415 * 1.70) < 0.01, summary  # the stride model
+for key in ("floors_ascended", "current_pace", "current_cadence"):
+    assert summary[key] is None, (key, summary)                            # not computed: null, not 0
+PY
+}
+check "replay counts steps: steps.csv and pedometer.json agree, near the true count" replay_counts_steps
+
 true_north_needs_a_declination() {
     if "$motionctl" replay "$rotation" --out "$work/tn" --frame x-true-north-z-vertical 2>"$work/err"; then return 1; fi
     grep -q 'needs the declination: --declination DEGREES (east positive), or --latitude, --longitude and --date' "$work/err" &&

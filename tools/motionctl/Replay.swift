@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Geomagnetism
 import MotionEngine
+import Recordings
 
 /// `motionctl replay RECORDING --out DIR`: runs a recording through the pipeline as fast as the
 /// machine allows and writes one file per stage (../shared/specs/replay-outputs.md).
@@ -49,7 +50,22 @@ struct Replay: ParsableCommand {
         return try WorldMagneticModel.wmm2025.field(latitude: latitude, longitude: longitude, heightKilometers: 0, decimalYear: year).declinationDegrees
     }
 
+    @Option(help: "The user's height in cm, for the stride model (distance = steps × 0.415 × height).")
+    var heightCm: Double = 170
+
+    /// `pedometer.json`: CMPedometerData over the whole recording (floors and live pace and
+    /// cadence are not computed yet: null, as Core Motion gives nil for what it cannot).
+    private func writePedometerJSON(_ pedometer: PedometerStage, start: Int64, end: Int64) throws {
+        let pace = pedometer.averageActivePace.map { String(format: "%.4f", $0) } ?? "null"
+        let text = "{\"start\": \(TimestampFormatting.format(start)), \"end\": \(TimestampFormatting.format(end)), "
+            + "\"number_of_steps\": \(pedometer.numberOfSteps), \"distance\": \(String(format: "%.3f", pedometer.distanceMeters)), "
+            + "\"floors_ascended\": null, \"floors_descended\": null, \"current_pace\": null, \"current_cadence\": null, "
+            + "\"average_active_pace\": \(pace)}\n"
+        try text.write(toFile: (out as NSString).appendingPathComponent("pedometer.json"), atomically: true, encoding: .utf8)
+    }
+
     func validate() throws {
+        guard heightCm >= 50, heightCm <= 250 else { throw ValidationError("--height-cm must be 50…250, got \(heightCm)") }
         guard let parsed = AttitudeReferenceFrame(rawValue: frame) else {
             throw ValidationError("--frame \(frame) is not one of \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -66,11 +82,23 @@ struct Replay: ParsableCommand {
         let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
         var estimator = DeviceMotionEstimator(frame: frame, declination: try resolvedDeclination() ?? 0)
         let deviceMotion = try DeviceMotionFile(path: (out as NSString).appendingPathComponent("device_motion.csv"))
+        var pedometer = PedometerStage(heightCentimeters: heightCm)
+        let stepsPath = (out as NSString).appendingPathComponent("steps.csv")
+        guard let steps = fopen(stepsPath, "w") else {
+            throw OutputError(description: "Could not create \(stepsPath): \(String(cString: strerror(errno))). Check that the folder is writable.")
+        }
+        fputs("t\n", steps)
+        var first: Int64?, last: Int64 = 0
         let samples = try playback.run { reading in
             progress.update(timestampNanoseconds: reading.timestampNanoseconds)
+            if first == nil { first = reading.timestampNanoseconds }
+            last = reading.timestampNanoseconds
             if let motion = estimator.process(reading) { deviceMotion.write(motion) }
+            pedometer.process(reading) { time in fputs(TimestampFormatting.format(time) + "\n", steps) }
         }
         try deviceMotion.close()
+        guard fclose(steps) == 0 else { throw OutputError(description: "Could not finish writing \(stepsPath).") }
+        try writePedometerJSON(pedometer, start: first ?? 0, end: last)
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")
         try SummaryReport(playback: playback).writeJSON(to: summaryPath)

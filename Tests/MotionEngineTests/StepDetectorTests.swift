@@ -1,0 +1,58 @@
+import FixedPoint
+import Foundation
+import MotionAlgorithms
+import Testing
+
+/// The step detector on synthetic accelerometer signals whose step count is known.
+@Suite struct StepDetectorTests {
+    /// `seconds` of a device whose vertical specific force is g + `amplitude` sin(2π f t)
+    /// (a step per cycle) plus a little seeded noise, sampled at 100 Hz; returns credited times.
+    static func run(seconds: Double, stepFrequency: Double, amplitude: Double, noise: Double = 0.05) -> [Int64] {
+        var detector = StepDetector()
+        var steps: [Int64] = []
+        var seed: UInt64 = 12345
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) * 0x1p-53 - 0.5
+        }
+        for index in 0..<Int(seconds * 100) {
+            let t = Double(index) / 100
+            let vertical = 9.81 + amplitude * sin(2 * .pi * stepFrequency * t) + noise * random()
+            let acceleration = FusionVector(x: Q32_32(noise * random()), y: Q32_32(0.3 + noise * random()), z: Q32_32(vertical))
+            detector.update(acceleration: acceleration, timeNanoseconds: Int64(index) * 10_000_000) { steps.append($0) }
+        }
+        return steps
+    }
+
+    @Test func aSteadyWalkIsCountedStepByStepFromItsFirstStep() {
+        // 1.8 steps/s for 20 s: 36 steps; the first (at 0.14 s: the first peak) is credited too.
+        let steps = Self.run(seconds: 20, stepFrequency: 1.8, amplitude: 2.5)
+        #expect(abs(steps.count - 36) <= 1, "\(steps.count) steps")
+        #expect(steps.first.map { $0 < 600_000_000 } == true, "the bout is credited from its first step: \(steps.first ?? -1)")
+        let intervals = zip(steps, steps.dropFirst()).map { Double($1 - $0) / 1e9 }
+        #expect(intervals.allSatisfy { abs($0 - 1 / 1.8) < 0.05 }, "\(intervals)")
+    }
+
+    @Test func runningIsCountedToo() {
+        let steps = Self.run(seconds: 10, stepFrequency: 2.8, amplitude: 8)
+        #expect(abs(steps.count - 28) <= 1, "\(steps.count) steps")
+    }
+
+    @Test func aStillDeviceCountsNothing() {
+        #expect(Self.run(seconds: 30, stepFrequency: 1, amplitude: 0, noise: 0.1).isEmpty)
+    }
+
+    @Test func isolatedBumpsAreNotAWalk() {
+        // Three taps 2.5 s apart (a phone put down, picked up): no rhythm, no steps.
+        var detector = StepDetector()
+        var steps = 0
+        for index in 0..<1000 {
+            let t = Double(index) / 100
+            let bump = [1.0, 3.5, 6.0].contains { abs(t - $0) < 0.05 } ? 6.0 : 0
+            detector.update(acceleration: FusionVector(x: .zero, y: .zero, z: Q32_32(9.81 + bump)), timeNanoseconds: Int64(index) * 10_000_000) { _ in
+                steps += 1
+            }
+        }
+        #expect(steps == 0)
+    }
+}
