@@ -119,6 +119,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The pedometer stage (step detector) over 1024 accelerometer samples of a 1.8 steps/s walk.
+    Benchmark("pedometer stage, per 1024 accelerometer samples") { benchmark in
+        let readings: [SensorReading] = (0..<1024).map { index in
+            let t = Double(index) / 100
+            let vertical = 9.81 + 2.5 * (t * 1.8).truncatingRemainder(dividingBy: 1) - 1.25
+            return SensorReading(timestampNanoseconds: Int64(index) * 10_000_000,
+                                 value: .acceleration(Vector3(x: Q16_16(0.1), y: Q16_16(0.3), z: Q16_16(vertical))))
+        }
+        var stage = PedometerStage()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for reading in readings { stage.process(reading) { blackHole($0) } }
+        }
+    }
+
     // Fan-out to subscribers (each at its own interval), per 1024 readings.
     for count in [1, 4, 16] {
         Benchmark("subscribers: fan-out to \(count), per 1024 readings") { benchmark in
