@@ -53,13 +53,14 @@ struct Replay: ParsableCommand {
     @Option(help: "The user's height in cm, for the stride model (distance = steps × 0.415 × height).")
     var heightCm: Double = 170
 
-    /// `pedometer.json`: CMPedometerData over the whole recording (floors and live pace and
-    /// cadence are not computed yet: null, as Core Motion gives nil for what it cannot).
+    /// `pedometer.json`: CMPedometerData over the whole recording (floors null without a
+    /// barometer; live pace and cadence are not computed yet: null, as Core Motion gives nil).
     private func writePedometerJSON(_ pedometer: PedometerStage, start: Int64, end: Int64) throws {
         let pace = pedometer.averageActivePace.map { String(format: "%.4f", $0) } ?? "null"
         let text = "{\"start\": \(TimestampFormatting.format(start)), \"end\": \(TimestampFormatting.format(end)), "
             + "\"number_of_steps\": \(pedometer.numberOfSteps), \"distance\": \(String(format: "%.3f", pedometer.distanceMeters)), "
-            + "\"floors_ascended\": null, \"floors_descended\": null, \"current_pace\": null, \"current_cadence\": null, "
+            + "\"floors_ascended\": \(pedometer.floorsAscended.map(String.init) ?? "null"), \"floors_descended\": \(pedometer.floorsDescended.map(String.init) ?? "null"), "
+            + "\"current_pace\": null, \"current_cadence\": null, "
             + "\"average_active_pace\": \(pace)}\n"
         try text.write(toFile: (out as NSString).appendingPathComponent("pedometer.json"), atomically: true, encoding: .utf8)
     }
@@ -88,6 +89,11 @@ struct Replay: ParsableCommand {
             throw OutputError(description: "Could not create \(stepsPath): \(String(cString: strerror(errno))). Check that the folder is writable.")
         }
         fputs("t\n", steps)
+        let altitudePath = (out as NSString).appendingPathComponent("altitude.csv")
+        guard let altitude = fopen(altitudePath, "w") else {
+            throw OutputError(description: "Could not create \(altitudePath): \(String(cString: strerror(errno))). Check that the folder is writable.")
+        }
+        fputs("t,relative_altitude,pressure\n", altitude)
         var first: Int64?, last: Int64 = 0
         let samples = try playback.run { reading in
             progress.update(timestampNanoseconds: reading.timestampNanoseconds)
@@ -95,9 +101,13 @@ struct Replay: ParsableCommand {
             last = reading.timestampNanoseconds
             if let motion = estimator.process(reading) { deviceMotion.write(motion) }
             pedometer.process(reading) { time in fputs(TimestampFormatting.format(time) + "\n", steps) }
+            if case .pressure(let pressure) = reading.value {
+                fputs(TimestampFormatting.format(reading.timestampNanoseconds) + "," + String(format: "%.3f", pedometer.relativeAltitude)
+                      + "," + String(format: "%.5f", pressure.doubleValue / 1000) + "\n", altitude)
+            }
         }
         try deviceMotion.close()
-        guard fclose(steps) == 0 else { throw OutputError(description: "Could not finish writing \(stepsPath).") }
+        guard fclose(steps) == 0, fclose(altitude) == 0 else { throw OutputError(description: "Could not finish writing \(stepsPath) and \(altitudePath).") }
         try writePedometerJSON(pedometer, start: first ?? 0, end: last)
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")

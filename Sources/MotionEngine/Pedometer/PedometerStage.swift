@@ -28,8 +28,37 @@ public struct PedometerStage: Sendable {
         distanceMeters > 0 ? Double(activeNanoseconds) / 1e9 / distanceMeters : nil
     }
 
+    private var floors = FloorCounter()
+    private var hasAccelerometer = false
+    private var lastPressureTime: Int64?
+    /// Whether a barometer has been seen (else floors are unknown: nil, as Core Motion's).
+    public private(set) var hasBarometer = false
+    public var floorsAscended: Int? { hasBarometer ? floors.floorsAscended : nil }
+    public var floorsDescended: Int? { hasBarometer ? floors.floorsDescended : nil }
+    /// Metres since the first pressure sample (CMAltitudeData.relativeAltitude).
+    public var relativeAltitude: Double { floors.relativeAltitude.doubleValue }
+
     /// Takes one reading; `credit` gets the time of each step credited by it.
     public mutating func process(_ reading: SensorReading, credit: (Int64) -> Void) {
+        switch reading.value {
+        case .pressure(let pressure):
+            hasBarometer = true
+            let time = reading.timestampNanoseconds
+            let dt = lastPressureTime.map { Q32_32(nanoseconds: time - $0) } ?? .zero
+            lastPressureTime = time
+            // Stepping: a bout going on or a step in the last 5 s; a board without an
+            // accelerometer cannot tell, and counts every climb.
+            let stepping = !hasAccelerometer || detector.isWalking || lastStep.map { time - $0 < 5_000_000_000 } == true
+            floors.update(pressure: Q32_32(pressure), dt: dt, stepping: stepping)
+            return
+        case .temperature(let temperature):
+            floors.update(temperatureCelsius: Q32_32(temperature))
+            return
+        case .acceleration:
+            hasAccelerometer = true
+        default:
+            return
+        }
         guard case .acceleration(let v) = reading.value else { return }
         let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
         var count = numberOfSteps, active = activeNanoseconds, last = lastStep
