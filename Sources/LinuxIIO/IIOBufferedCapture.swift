@@ -104,7 +104,7 @@ public final class IIOBufferedCapture {
                 .sorted { scanChannels[$0].channel.axis! < scanChannels[$1].channel.axis! }
             guard axes.count == 3 else { continue }
             var constants: [(Double, Double)] = []
-            for position in axes { constants.append(try Self.offsetAndScale(device, scanChannels[position].channel, scanChannels[position].handle)) }
+            for position in axes { constants.append(try device.offsetAndScale(scanChannels[position].channel, scanChannels[position].handle)) }
             let rows = try device.mountMatrix(for: kind).rows
             outputs.append(IIOScanOutput(kind: kind, isVector: true, elements: (axes[0], axes[1], axes[2]),
                                   offsets: (constants[0].0, constants[1].0, constants[2].0),
@@ -112,7 +112,7 @@ public final class IIOBufferedCapture {
                                   matrix: (rows[0][0], rows[0][1], rows[0][2], rows[1][0], rows[1][1], rows[1][2], rows[2][0], rows[2][1], rows[2][2])))
         }
         for (position, entry) in scanChannels.enumerated() where entry.channel.axis == nil {
-            let (offset, scale) = try Self.offsetAndScale(device, entry.channel, entry.handle)
+            let (offset, scale) = try device.offsetAndScale(entry.channel, entry.handle)
             outputs.append(IIOScanOutput(kind: entry.channel.kind, isVector: false, elements: (position, position, position),
                                   offsets: (offset, 0, 0), scales: (scale, 0, 0), matrix: (1, 0, 0, 0, 1, 0, 0, 0, 1)))
         }
@@ -262,16 +262,6 @@ public final class IIOBufferedCapture {
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
-    /// `in_<channel>_offset` (0 when absent) and `_scale` (1 when absent), as `read()` uses them.
-    private static func offsetAndScale(_ device: IIOSensorDevice, _ channel: IIOSensorDevice.Channel, _ pointer: OpaquePointer) throws(IIOError) -> (Double, Double) {
-        var offset = 0.0
-        if case .success(let value) = IIOCalls.readDouble(pointer, "offset") { offset = value }
-        switch IIOCalls.readDouble(pointer, "scale") {
-        case .success(let scale): return (offset, scale)
-        case .failure(let failure) where failure.code == ENOENT: return (offset, 1)
-        case .failure(let failure): throw device.failure("reading \(channel.id) scale", failure.code)
-        }
-    }
 
 }
 

@@ -111,13 +111,8 @@ public final class IIOSensorDevice {
     private func readChannel(_ channel: Channel, _ pointer: OpaquePointer) throws(IIOError) -> Double {
         switch IIOCalls.readDouble(pointer, "raw") {
         case .success(let raw):
-            var offset = 0.0
-            if case .success(let value) = IIOCalls.readDouble(pointer, "offset") { offset = value }
-            switch IIOCalls.readDouble(pointer, "scale") {
-            case .success(let scale): return (raw + offset) * scale
-            case .failure(let error) where error.code == ENOENT: return raw + offset  // no scale: already in units
-            case .failure(let error): throw failure("reading \(channel.id) scale", error.code)
-            }
+            let (offset, scale) = try offsetAndScale(channel, pointer)
+            return (raw + offset) * scale
         case .failure(let error) where error.code == ENOENT:
             switch IIOCalls.readDouble(pointer, "input") {
             case .success(let value): return value
@@ -125,6 +120,18 @@ public final class IIOSensorDevice {
             }
         case .failure(let error):
             throw failure("reading \(channel.id)", error.code)
+        }
+    }
+
+    /// A channel's `offset` (0 when absent) and `scale` (1 when absent: the raw value is
+    /// already in the channel type's unit), for value = (raw + offset) × scale.
+    func offsetAndScale(_ channel: Channel, _ pointer: OpaquePointer) throws(IIOError) -> (offset: Double, scale: Double) {
+        var offset = 0.0
+        if case .success(let value) = IIOCalls.readDouble(pointer, "offset") { offset = value }
+        switch IIOCalls.readDouble(pointer, "scale") {
+        case .success(let scale): return (offset, scale)
+        case .failure(let error) where error.code == ENOENT: return (offset, 1)
+        case .failure(let error): throw failure("reading \(channel.id) scale", error.code)
         }
     }
 

@@ -19,8 +19,8 @@ public final class SensorSubscribers {
         /// Bit `channel.rawValue` set for each wanted sensor.
         let channels: UInt8
         let intervalNanoseconds: Int64
-        /// Per sensor channel: the earliest time of the next reading to deliver.
-        var nextDueNanoseconds: (Int64, Int64, Int64, Int64, Int64)
+        /// Per sensor channel (by raw value): the time the next reading is due.
+        var nextDueNanoseconds: InlineArray<5, Int64>
         let handler: (SensorReading) -> Void
     }
 
@@ -36,7 +36,7 @@ public final class SensorSubscribers {
         nextID += 1
         let mask = channels.reduce(UInt8(0)) { $0 | 1 << $1.rawValue }
         subscribers.append(Subscriber(id: nextID, channels: mask, intervalNanoseconds: max(0, intervalNanoseconds),
-                                      nextDueNanoseconds: (.min, .min, .min, .min, .min), handler: handler))
+                                      nextDueNanoseconds: InlineArray(repeating: .min), handler: handler))
         return Token(id: nextID)
     }
 
@@ -53,34 +53,14 @@ public final class SensorSubscribers {
         for index in subscribers.indices where subscribers[index].channels & (1 << channel) != 0 {
             let interval = subscribers[index].intervalNanoseconds
             if interval > 0 {
-                let due = Self.due(subscribers[index].nextDueNanoseconds, channel)
+                let due = subscribers[index].nextDueNanoseconds[Int(channel)]
                 guard due == .min || time >= due - min(interval / 8, 5_000_000) else { continue }
                 // The next one an interval after this one's due time (keeps the average rate),
                 // or after this one if it came more than an interval late.
                 let next = due == .min || time - due >= interval ? time + interval : due + interval
-                Self.setDue(&subscribers[index].nextDueNanoseconds, channel, next)
+                subscribers[index].nextDueNanoseconds[Int(channel)] = next
             }
             subscribers[index].handler(reading)
-        }
-    }
-
-    private static func due(_ times: (Int64, Int64, Int64, Int64, Int64), _ channel: UInt8) -> Int64 {
-        switch channel {
-        case 0: times.0
-        case 1: times.1
-        case 2: times.2
-        case 3: times.3
-        default: times.4
-        }
-    }
-
-    private static func setDue(_ times: inout (Int64, Int64, Int64, Int64, Int64), _ channel: UInt8, _ value: Int64) {
-        switch channel {
-        case 0: times.0 = value
-        case 1: times.1 = value
-        case 2: times.2 = value
-        case 3: times.3 = value
-        default: times.4 = value
         }
     }
 }

@@ -30,7 +30,7 @@ struct Calibrate: ParsableCommand {
     func run() throws {
         let description = try BoardDescription.load(path: board)
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
-        runtime.onWarning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+        runtime.printWarningsToStandardError()
         let path = BoardCalibration.path(forBoard: board)
         var calibration = try BoardCalibration.load(path: path) ?? BoardCalibration()
         switch sensor {

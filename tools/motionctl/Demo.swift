@@ -22,7 +22,7 @@ struct Demo: ParsableCommand {
         let description = try BoardDescription.load(path: board)
         let speed = playback.speed ?? 2
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: speed)
-        runtime.onWarning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+        runtime.printWarningsToStandardError()
         print("OpenCoreMotion \(OpenCoreMotionVersion.string) demo: \(description.name)"
               + (speed > 0 ? " at \(String(format: "%g", speed))× speed" : " as fast as possible"))
         print("     t   acc Hz  |a| m/s² mean [min, max]     gyr Hz  |ω| °/s mean [max]   mag µT   pressure hPa")

@@ -66,7 +66,7 @@ struct Record: ParsableCommand {
     private func recordBoard(_ path: String) throws -> Int {
         let description = try BoardDescription.load(path: path)
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
-        runtime.onWarning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+        runtime.printWarningsToStandardError()
         var metadata = RecordingMetadata()
         metadata["device"] = description.name + ": " + description.chips.map { "\($0.driver) at 0x\(String($0.address, radix: 16))" }.joined(separator: ", ")
         metadata["source"] = "recorded with motionctl record \(OpenCoreMotionVersion.string)"

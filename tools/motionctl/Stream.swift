@@ -35,7 +35,7 @@ struct Stream: ParsableCommand {
     func run() throws {
         let description = try BoardDescription.load(path: board)
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
-        runtime.onWarning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+        runtime.printWarningsToStandardError()
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
         if deviceMotion { return try streamDeviceMotion(runtime, description) }
         print("       t s  sensor  x             y             z")

@@ -178,11 +178,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         restTime = steady ? restTime + dt : .zero
         isResting = restTime >= restMinimumDuration
         guard isResting else { return }
-        var estimate = bias.approaching(restGyroscopeMean, by: dt * inverseBiasTime)
-        estimate.x = clamp(estimate.x)
-        estimate.y = clamp(estimate.y)
-        estimate.z = clamp(estimate.z)
-        bias = estimate
+        bias = clamped(bias.approaching(restGyroscopeMean, by: dt * inverseBiasTime))
     }
 
     /// In motion, the inclination corrections are what a bias error leaves: integrated, the
@@ -192,14 +188,14 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// and gets nothing; rotation makes every device axis horizontal now and then).
     private mutating func estimateBiasInMotion() {
         let error = attitude6D.conjugate.rotate(lastCorrection)
-        var estimate = bias - error * inverseMotionBiasTime
-        estimate.x = clamp(estimate.x)
-        estimate.y = clamp(estimate.y)
-        estimate.z = clamp(estimate.z)
-        bias = estimate
+        bias = clamped(bias - error * inverseMotionBiasTime)
     }
 
-    private func clamp(_ value: Scalar) -> Scalar { max(-biasLimit, min(biasLimit, value)) }
+    /// A bias estimate within ±`biasLimit` on each axis.
+    private func clamped(_ estimate: Vector) -> Vector {
+        func clamp(_ value: Scalar) -> Scalar { max(-biasLimit, min(biasLimit, value)) }
+        return Vector(x: clamp(estimate.x), y: clamp(estimate.y), z: clamp(estimate.z))
+    }
 
     /// One raw magnetometer sample (µT, device axes), `dt` seconds after the previous one: the
     /// online calibration learns from it, then its calibrated value corrects the heading.

@@ -30,18 +30,20 @@ public struct FloorCounter: Sendable {
     private let idleLimit = Q32_32(10.0)         // s without stepping or climbing: re-anchor
     private let metresPerKelvin = Q32_32(29.27)
     private let oneThird = Q32_32(1.0 / 3)
+    private let zeroCelsius = Q32_32(273.15)     // K
+    private let lowestPressure = Q32_32(1000.0)  // Pa
 
     public init() {}
 
     /// The air's temperature, °C (the barometer's own die temperature is close enough).
     public mutating func update(temperatureCelsius: Q32_32) {
-        temperatureKelvin = temperatureCelsius + Q32_32(273.15)
+        temperatureKelvin = temperatureCelsius + zeroCelsius
     }
 
     /// One pressure sample, Pa, `dt` s after the previous; `stepping` says whether the user is
     /// taking steps now (without an accelerometer, pass true: then lifts cannot be told apart).
     public mutating func update(pressure: Q32_32, dt: Q32_32, stepping: Bool) {
-        guard pressure > Q32_32(1000.0) else { return }  // not air pressure: a broken reading
+        guard pressure > lowestPressure else { return }  // not air pressure: a broken reading
         if !started {
             started = true
             referencePressure = pressure

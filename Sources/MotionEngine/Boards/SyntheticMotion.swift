@@ -1,3 +1,4 @@
+import FixedPoint
 import Recordings
 
 /// What an emulated board feels: a real recording (`RecordedMotion`) or a synthetic trajectory.
@@ -49,7 +50,11 @@ final class SyntheticTumble: MotionSource {
         magneticField = toDevice((19, 0, -46))
     }
 
-    private func rate(at t: Double) -> (Double, Double, Double) { (0.6 * sine(0.31 * t), 0.5 * sine(0.23 * t + .pi / 2), 0.8) }
+    /// The angular velocity at `t`, rad/s (sines from FixedPoint's, exact to 10⁻⁵ rad of
+    /// argument: the trajectory only has to agree with itself, which it does by construction).
+    private func rate(at t: Double) -> (Double, Double, Double) {
+        (0.6 * Angle.sineCosine(of: Q16_16(0.31 * t)).sine.doubleValue, 0.5 * Angle.sineCosine(of: Q16_16(0.23 * t)).cosine.doubleValue, 0.8)
+    }
 
     /// A world vector in device axes: q* ⊗ v ⊗ q.
     private func toDevice(_ v: (Double, Double, Double)) -> (Double, Double, Double) {
@@ -57,16 +62,4 @@ final class SyntheticTumble: MotionSource {
         let t = (2 * (u.1 * v.2 - u.2 * v.1), 2 * (u.2 * v.0 - u.0 * v.2), 2 * (u.0 * v.1 - u.1 * v.0))
         return (v.0 + q.w * t.0 + u.1 * t.2 - u.2 * t.1, v.1 + q.w * t.1 + u.2 * t.0 - u.0 * t.2, v.2 + q.w * t.2 + u.0 * t.1 - u.1 * t.0)
     }
-}
-
-/// sin x for any x (reduced to [−π, π], Taylor to x¹⁹: < 10⁻⁹), without a math library.
-private func sine(_ x: Double) -> Double {
-    var r = x.truncatingRemainder(dividingBy: 2 * .pi)
-    if r > .pi { r -= 2 * .pi } else if r < -.pi { r += 2 * .pi }
-    var term = r, sum = r
-    for n in stride(from: 2, through: 18, by: 2) {
-        term *= -r * r / Double(n * (n + 1))
-        sum += term
-    }
-    return sum
 }

@@ -37,8 +37,8 @@ public struct DeviceMotionEstimator: Sendable {
                                           gyroscopeBias: vector(calibration?.gyroscopeBias))
         // True-north frame from magnetic: a field pointing to magnetic north lies `declination`
         // east of true north, i.e. turned by −declination about z (x north, y west, z up).
-        let half = -self.declination / 2
-        declinationRotation = FusionQuaternion(w: Q32_32(cosine(half)), x: .zero, y: .zero, z: Q32_32(sine(half)))
+        let (sine, cosine) = Q32_32.sineCosine(Q32_32(-self.declination / 2))
+        declinationRotation = FusionQuaternion(w: cosine, x: .zero, y: .zero, z: sine)
     }
 
     /// Takes one reading; returns the device motion when it was a gyroscope sample.
@@ -133,16 +133,3 @@ public struct DeviceMotionEstimator: Sendable {
         return Quaternion(w: (q.w * sign).q2_30, x: (q.x * sign).q2_30, y: (q.y * sign).q2_30, z: (q.z * sign).q2_30)
     }
 }
-
-// Set-up only (the declination rotation): Taylor series, since the engine's per-sample code
-// uses no floating-point library.
-private func sine(_ x: Double) -> Double {
-    var term = x, sum = x
-    for n in stride(from: 2, through: 30, by: 2) {
-        term *= -x * x / Double(n * (n + 1))
-        sum += term
-    }
-    return sum
-}
-
-private func cosine(_ x: Double) -> Double { sine(x + .pi / 2) }
