@@ -19,3 +19,7 @@ _Static_assert(offsetof(ocm_device_motion_data, gravity_g) == 144, "ocm_device_m
 _Static_assert(offsetof(ocm_device_motion_data, magnetic_accuracy) == 240, "ocm_device_motion_data layout");
 _Static_assert(offsetof(ocm_device_motion_data, heading_deg) == 248 && sizeof(ocm_device_motion_data) == 256, "ocm_device_motion_data layout");
 _Static_assert(offsetof(ocm_motion_data, accelerometer) == 8 && sizeof(ocm_motion_data) == 264, "ocm_motion_data layout");
+_Static_assert(offsetof(ocm_pedometer_data, has_floors) == 32 && offsetof(ocm_pedometer_data, current_pace_s_per_m) == 48, "ocm_pedometer_data layout");
+_Static_assert(sizeof(ocm_pedometer_data) == 72 && sizeof(ocm_pedometer_event) == 16, "ocm_pedometer_data, ocm_pedometer_event layout");
+_Static_assert(sizeof(ocm_pedometer_feature) == 4 && sizeof(ocm_pedometer_event_type) == 4, "enums are int-sized");
+_Static_assert(offsetof(ocm_motion_activity, confidence) == 16 && offsetof(ocm_motion_activity, unknown) == 40 && sizeof(ocm_motion_activity) == 48, "ocm_motion_activity layout");

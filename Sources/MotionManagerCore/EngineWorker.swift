@@ -18,6 +18,8 @@ final class EngineWorker {
     private let subscribers = SensorSubscribers()
     private var raw: [Int: (subscription: EngineSubscription, token: SensorSubscribers.Token)] = [:]
     private var motions: [MotionSubscriber] = []
+    /// Stages fed every reading of their channels (the pedometer), by tap id.
+    private var taps: [Int: (tap: ReadingTap, token: SensorSubscribers.Token)] = [:]
 
     private struct MotionSubscriber {
         let subscription: EngineSubscription
@@ -29,13 +31,19 @@ final class EngineWorker {
         self.board = board
         runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
         origin = PacedClock.monotonicNanoseconds()
-        // What `motionctl calibrate` stored for this board (gyroscope bias, magnetometer offset).
+        // What `motionctl calibrate` stored for this board (gyroscope bias, accelerometer, magnetometer).
         calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board.path))
+        // What the online magnetometer calibration learns goes back to that file.
+        if board.channels.contains(.magnetometer) {
+            saver = OnlineCalibrationSaver(path: BoardCalibration.path(forBoard: board.path),
+                                           board: board.path.split(separator: "/").last.map(String.init) ?? board.path)
+        }
     }
 
     private let calibration: BoardCalibration?
+    private var saver: OnlineCalibrationSaver?
 
-    var isIdle: Bool { raw.isEmpty && motions.isEmpty }
+    var isIdle: Bool { raw.isEmpty && motions.isEmpty && taps.isEmpty }
 
     func apply(_ command: Command) {
         switch command {
@@ -51,7 +59,14 @@ final class EngineWorker {
             completion?.finish(nil)
         case .remove(let id, let completion):
             if let entry = raw.removeValue(forKey: id) { subscribers.unsubscribe(entry.token) }
+            for motion in motions where motion.subscription.id == id { saver?.finish(motion.estimator) }
             motions.removeAll { $0.subscription.id == id }
+            completion?.finish(nil)
+        case .addTap(let tap, let completion):
+            taps[tap.id] = (tap, subscribers.subscribe(tap.channels) { tap.deliver(.reading($0)) })
+            completion?.finish(nil)
+        case .removeTap(let id, let completion):
+            if let entry = taps.removeValue(forKey: id) { subscribers.unsubscribe(entry.token) }
             completion?.finish(nil)
         case .setInterval(let id, let interval):
             if let entry = raw[id], let channel = entry.subscription.stream.channel {
@@ -91,9 +106,17 @@ final class EngineWorker {
                 entry.subscription.deliver(.failed(failure))
                 subscribers.unsubscribe(entry.token)
             }
-            for motion in motions { motion.subscription.deliver(.failed(failure)) }
+            for motion in motions {
+                saver?.finish(motion.estimator)
+                motion.subscription.deliver(.failed(failure))
+            }
+            for entry in taps.values {
+                entry.tap.deliver(.failed(failure))
+                subscribers.unsubscribe(entry.token)
+            }
             raw = [:]
             motions = []
+            taps = [:]
         }
     }
 
@@ -103,8 +126,9 @@ final class EngineWorker {
         latestTimestamp = max(latestTimestamp, stamped.timestampNanoseconds)
         subscribers.publish(stamped)
         for index in motions.indices {
-            guard let motion = motions[index].estimator.process(stamped),
-                  motions[index].gate.admits(motion.timestampNanoseconds) else { continue }
+            let motion = motions[index].estimator.process(stamped)
+            saver?.observe(motions[index].estimator, at: stamped.timestampNanoseconds)
+            guard let motion, motions[index].gate.admits(motion.timestampNanoseconds) else { continue }
             motions[index].subscription.deliver(.sample(.deviceMotion(motion, motions[index].subscription.frame)))
         }
     }

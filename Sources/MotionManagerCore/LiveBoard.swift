@@ -84,9 +84,21 @@ package final class LiveBoard: Sendable {
     /// it (the board is up), or throws why the board could not be brought up. Called from the
     /// engine thread itself (a callback starting another stream), it only queues the command.
     package func add(_ subscription: EngineSubscription, intervalNanoseconds: Int64) throws(MotionManagerError) {
+        try send { .add(subscription, intervalNanoseconds: intervalNanoseconds, $0) }
+    }
+
+    /// Adds `tap` (every reading of its channels, on the engine thread), as `add` does a
+    /// subscription: starting the engine if idle, returning once the board is up.
+    package func add(_ tap: ReadingTap) throws(MotionManagerError) {
+        try send { .addTap(tap, $0) }
+    }
+
+    /// Queues the command `make` builds, starting the engine thread if idle, and waits for it
+    /// (unless called from the engine thread).
+    private func send(_ make: (Completion?) -> Command) throws(MotionManagerError) {
         let completion = isEngineThread ? nil : Completion()
         let spawn = control.withLock { control -> Bool in
-            control.commands.append(.add(subscription, intervalNanoseconds: intervalNanoseconds, completion))
+            control.commands.append(make(completion))
             if control.running { return false }
             control.running = true
             return true
@@ -100,10 +112,22 @@ package final class LiveBoard: Sendable {
     /// called from the engine thread, which is then inside one of the callbacks).
     package func remove(_ subscription: EngineSubscription) {
         subscription.cancel()
+        withdraw { .remove(id: subscription.id, $0) }
+    }
+
+    /// Removes `tap`, as `remove` does a subscription.
+    package func remove(_ tap: ReadingTap) {
+        tap.cancel()
+        withdraw { .removeTap(id: tap.id, $0) }
+    }
+
+    /// Queues the removal `make` builds if the engine runs, and waits for it (unless called from
+    /// the engine thread).
+    private func withdraw(_ make: (Completion?) -> Command) {
         let completion = isEngineThread ? nil : Completion()
         let queued = control.withLock { control -> Bool in
             guard control.running else { return false }  // no engine thread: nothing holds it
-            control.commands.append(.remove(id: subscription.id, completion))
+            control.commands.append(make(completion))
             return true
         }
         if queued, let completion { _ = completion.wait() }
@@ -226,12 +250,14 @@ enum Command: Sendable {
     case add(EngineSubscription, intervalNanoseconds: Int64, Completion?)
     case remove(id: Int, Completion?)
     case setInterval(id: Int, intervalNanoseconds: Int64)
+    case addTap(ReadingTap, Completion?)
+    case removeTap(id: Int, Completion?)
 
     /// Answers the command without applying it (the board could not be brought up).
     func complete(with failure: MotionManagerError) {
         switch self {
-        case .add(_, _, let completion): completion?.finish(failure)
-        case .remove(_, let completion): completion?.finish(nil)
+        case .add(_, _, let completion), .addTap(_, let completion): completion?.finish(failure)
+        case .remove(_, let completion), .removeTap(_, let completion): completion?.finish(nil)
         case .setInterval: break
         }
     }

@@ -40,18 +40,8 @@ package final class ManagerCore: Sendable {
     /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does). Loading
     /// only reads the file; the chips are brought up by the first `start`.
     package init(board: String) {
-        do {
-            let live = try LiveBoard.open(path: board)
-            self.board = live
-            boardPath = live.path
-            boardError = nil
-            boardFailure = nil
-        } catch {
-            self.board = nil
-            boardPath = LiveBoard.resolve(board)
-            boardError = MotionManagerError(.notAvailable, "The board file could not be loaded: \(error)")
-            boardFailure = error
-        }
+        let load = BoardFileLoad(board)
+        (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
     }
 
     deinit {

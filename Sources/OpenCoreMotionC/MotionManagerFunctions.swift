@@ -60,12 +60,12 @@ private func stream(_ value: ocm_stream) -> MotionStream? {
 
 /// The status of a board file that could not be loaded: unreadable files are I/O errors,
 /// content errors (with a line) a malformed board.
-private func status(forLoading error: EngineError) -> ocm_status {
+func status(forLoading error: EngineError) -> ocm_status {
     if case .board(let boardError) = error, boardError.line == nil { return OCM_STATUS_IO_ERROR }
     return OCM_STATUS_MALFORMED_BOARD
 }
 
-private func status(for error: MotionManagerError) -> ocm_status {
+func status(for error: MotionManagerError) -> ocm_status {
     switch error.code {
     case .notAvailable: OCM_STATUS_NOT_AVAILABLE
     case .invalidParameter: OCM_STATUS_INVALID_ARGUMENT

@@ -30,8 +30,8 @@ import Testing
         #expect { _ = try BoardCalibration.load(path: path) } throws: { error in
             "\(error)" == "\(path):2: expected \"key = x y z\", found \"gyroscope-bias = 0.1 0.2\". Run `motionctl calibrate` again to write a new one."
         }
-        let unknown = try temporaryFile("accelerometer-scale = 1 1 1\n")
+        let unknown = try temporaryFile("barometer-offset = 1 1 1\n")
         defer { unlink(unknown) }
-        #expect { _ = try BoardCalibration.load(path: unknown) } throws: { "\($0)".contains(":1: unknown key \"accelerometer-scale\"") }
+        #expect { _ = try BoardCalibration.load(path: unknown) } throws: { "\($0)".contains(":1: unknown key \"barometer-offset\"") }
     }
 }

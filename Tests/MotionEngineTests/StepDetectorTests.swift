@@ -19,7 +19,9 @@ import Testing
             let t = Double(index) / 100
             let vertical = 9.81 + amplitude * sin(2 * .pi * stepFrequency * t) + noise * random()
             let acceleration = FusionVector(x: Q32_32(noise * random()), y: Q32_32(0.3 + noise * random()), z: Q32_32(vertical))
-            detector.update(acceleration: acceleration, timeNanoseconds: Int64(index) * 10_000_000) { steps.append($0) }
+            detector.update(acceleration: acceleration, timeNanoseconds: Int64(index) * 10_000_000) { output in
+                if case .step(let time) = output { steps.append(time) }
+            }
         }
         return steps
     }
@@ -49,8 +51,8 @@ import Testing
         for index in 0..<1000 {
             let t = Double(index) / 100
             let bump = [1.0, 3.5, 6.0].contains { abs(t - $0) < 0.05 } ? 6.0 : 0
-            detector.update(acceleration: FusionVector(x: .zero, y: .zero, z: Q32_32(9.81 + bump)), timeNanoseconds: Int64(index) * 10_000_000) { _ in
-                steps += 1
+            detector.update(acceleration: FusionVector(x: .zero, y: .zero, z: Q32_32(9.81 + bump)), timeNanoseconds: Int64(index) * 10_000_000) { output in
+                if case .step = output { steps += 1 }
             }
         }
         #expect(steps == 0)

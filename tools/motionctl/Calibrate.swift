@@ -4,22 +4,33 @@ import Foundation
 import MotionAlgorithms
 import MotionEngine
 
-/// `motionctl calibrate gyroscope|magnetometer`: measures a board's gyroscope bias (held still)
-/// or magnetometer hard-iron offset (turned every way) and stores it for the board, where
-/// device motion starts from it (`BoardCalibration`).
+/// `motionctl calibrate gyroscope|accelerometer|magnetometer`: measures a board's gyroscope
+/// bias (held still), accelerometer offset and scale (six still poses,
+/// `CalibrateAccelerometer.swift`) or magnetometer hard and soft iron (turned every way,
+/// `CalibrateMagnetometer.swift`) and stores it for the board, where device motion applies it
+/// (`BoardCalibration`).
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure and store a board's gyroscope bias or magnetometer offset.",
+        abstract: "Measure and store a board's gyroscope bias, accelerometer offset and scale, or magnetometer hard and soft iron.",
         discussion: """
             gyroscope: keep the board still for --duration seconds; the mean rate is its bias.
+            accelerometer: lay the board still on a table in six poses, each axis pointing up
+            and then down (any order, about 2 s each); a live line shows which poses are still
+            missing. Offset (m/s²) and per-axis scale are fitted so that gravity reads 1 g in
+            every pose; the residual (m/s²) is the quality figure.
             magnetometer: turn the board slowly through every orientation (figure eights) until
             the coverage reaches 100 % and the offset's uncertainty is below 1 µT; a live line
-            shows both. The result goes to $OCM_CALIBRATION_DIR or ~/.config/opencoremotion/calibration/.
+            shows both. An ellipsoid fit then gives the hard iron (offset, µT) and the soft
+            iron (a symmetric matrix); the residual (µT) is the quality figure.
+            stride: walk --distance metres at your usual pace, then stand still (or give a
+            --recording of such a walk); distance by the stride model over the true distance is
+            your stride scale, stored in the pedometer profile (CalibrateStride.swift).
+            The result goes to $OCM_CALIBRATION_DIR or ~/.config/opencoremotion/calibration/.
             """)
 
-    enum Sensor: String, ExpressibleByArgument, CaseIterable { case gyroscope, magnetometer }
+    enum Sensor: String, ExpressibleByArgument, CaseIterable { case gyroscope, accelerometer, magnetometer, stride }
 
-    @Argument(help: "gyroscope or magnetometer.")
+    @Argument(help: "gyroscope, accelerometer, magnetometer or stride.")
     var sensor: Sensor
 
     @Option(help: "A board file (see boards/README.md).")
@@ -27,7 +38,14 @@ struct Calibrate: ParsableCommand {
 
     @OptionGroup var playback: PlaybackOptions
 
+    @OptionGroup(title: "Stride") var stride: StrideOptions
+
+    func validate() throws {
+        if sensor == .stride { try stride.check() }
+    }
+
     func run() throws {
+        if sensor == .stride { return try StrideCalibration(options: stride, board: board, speed: playback.speed ?? 1).run() }
         let description = try BoardDescription.load(path: board)
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
         runtime.printWarningsToStandardError()
@@ -37,9 +55,19 @@ struct Calibrate: ParsableCommand {
         case .gyroscope:
             guard description.channels.contains(.gyroscope) else { throw ValidationError("\(board) has no gyroscope") }
             calibration.gyroscopeBias = try measureGyroscopeBias(runtime)
+        case .accelerometer:
+            guard description.channels.contains(.accelerometer) else { throw ValidationError("\(board) has no accelerometer") }
+            let fit = try measureAccelerometer(runtime)
+            calibration.accelerometerOffset = fit.offset
+            calibration.accelerometerScale = fit.scale
         case .magnetometer:
             guard description.channels.contains(.magnetometer) else { throw ValidationError("\(board) has no magnetometer") }
-            calibration.magnetometerOffset = try measureMagnetometerOffset(runtime)
+            let result = try measureMagnetometer(runtime)
+            calibration.magnetometerOffset = result.offset
+            calibration.magnetometerOffsetUncertainty = result.uncertainty
+            calibration.magnetometerSoftIron = result.softIron
+        case .stride:
+            return  // ran above
         }
         try calibration.save(path: path, board: (board as NSString).lastPathComponent)
         print("stored in \(path)")
@@ -67,54 +95,6 @@ struct Calibrate: ParsableCommand {
         print(String(format: "gyroscope bias %.4f %.4f %.4f rad/s (%.2f %.2f %.2f °/s) from %d samples",
                      mean[0], mean[1], mean[2], mean[0] * 180 / .pi, mean[1] * 180 / .pi, mean[2] * 180 / .pi, Int(count)))
         return mean
-    }
-
-    /// The online calibration run until it has seen the field from every side (14 directions:
-    /// the 6 axes and 8 diagonals, each within 35° of a sample) and knows the offset to 1 µT.
-    private func measureMagnetometerOffset(_ runtime: BoardRuntime) throws -> [Double] {
-        var estimator = DeviceMotionEstimator(frame: .xMagneticNorthZVertical)
-        let directions: [(Double, Double, Double)] = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
-            + [(1, 1, 1), (1, 1, -1), (1, -1, 1), (1, -1, -1), (-1, 1, 1), (-1, 1, -1), (-1, -1, 1), (-1, -1, -1)].map { d in
-                let n = 3.0.squareRoot()
-                return (d.0 / n, d.1 / n, d.2 / n)
-            }
-        var seen = [Bool](repeating: false, count: directions.count)
-        var nextLine: Int64 = 0
-        var done = false
-        let end = playback.duration.map { Int64($0 * 1e9) } ?? 120_000_000_000
-        while !done && !runtime.isFinished && runtime.nowNanoseconds < end - 1 {
-            try runtime.step(notAfter: end - 1) { reading in
-                if case .magneticField(let raw) = reading.value {
-                    let offset = estimator.filter.magnetometerOffset
-                    let field = (raw.x.doubleValue - offset.x.doubleValue, raw.y.doubleValue - offset.y.doubleValue, raw.z.doubleValue - offset.z.doubleValue)
-                    let norm = (field.0 * field.0 + field.1 * field.1 + field.2 * field.2).squareRoot()
-                    if norm > 1 {
-                        for (index, d) in directions.enumerated() where (field.0 * d.0 + field.1 * d.1 + field.2 * d.2) / norm > 0.82 { seen[index] = true }
-                    }
-                }
-                _ = estimator.process(reading)
-            }
-            let coverage = Double(seen.filter { $0 }.count) / Double(seen.count)
-            let uncertainty = estimator.filter.magnetometerOffsetUncertainty
-            if runtime.nowNanoseconds >= nextLine {
-                nextLine = runtime.nowNanoseconds + 1_000_000_000
-                let o = estimator.filter.magnetometerOffset
-                print(String(format: "%6.1f s  coverage %3.0f %%  offset %7.2f %7.2f %7.2f µT  ± %.2f µT", Double(runtime.nowNanoseconds) / 1e9,
-                             coverage * 100, o.x.doubleValue, o.y.doubleValue, o.z.doubleValue, uncertainty))
-            }
-            done = coverage >= 1 && uncertainty < 1
-        }
-        let coverage = Double(seen.filter { $0 }.count) / Double(seen.count)
-        let uncertainty = estimator.filter.magnetometerOffsetUncertainty
-        guard uncertainty < 3 else {
-            throw CalibrationFailure(description: String(format: "the offset is only known to ± %.1f µT (coverage %.0f %%): turn the board through more orientations and run again", uncertainty, coverage * 100))
-        }
-        // Quality: 100 with full coverage and ≤ 0.5 µT, falling with either.
-        let quality = Int((coverage * min(1, 0.5 / max(uncertainty, 0.5)) * 100).rounded())
-        let o = estimator.filter.magnetometerOffset
-        print(String(format: "magnetometer offset %.2f %.2f %.2f µT ± %.2f µT, coverage %.0f %%, quality %d/100",
-                     o.x.doubleValue, o.y.doubleValue, o.z.doubleValue, uncertainty, coverage * 100, quality))
-        return [o.x.doubleValue, o.y.doubleValue, o.z.doubleValue]
     }
 }
 

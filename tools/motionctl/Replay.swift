@@ -50,23 +50,15 @@ struct Replay: ParsableCommand {
         return try WorldMagneticModel.wmm2025.field(latitude: latitude, longitude: longitude, heightKilometers: 0, decimalYear: year).declinationDegrees
     }
 
-    @Option(help: "The user's height in cm, for the stride model (distance = steps × 0.415 × height).")
+    @Option(help: "The user's height in cm, for the stride model (a 1.8 steps/s step is 0.415 × height).")
     var heightCm: Double = 170
 
-    /// `pedometer.json`: CMPedometerData over the whole recording (floors null without a
-    /// barometer; live pace and cadence are not computed yet: null, as Core Motion gives nil).
-    private func writePedometerJSON(_ pedometer: PedometerStage, start: Int64, end: Int64) throws {
-        let pace = pedometer.averageActivePace.map { String(format: "%.4f", $0) } ?? "null"
-        let text = "{\"start\": \(TimestampFormatting.format(start)), \"end\": \(TimestampFormatting.format(end)), "
-            + "\"number_of_steps\": \(pedometer.numberOfSteps), \"distance\": \(String(format: "%.3f", pedometer.distanceMeters)), "
-            + "\"floors_ascended\": \(pedometer.floorsAscended.map(String.init) ?? "null"), \"floors_descended\": \(pedometer.floorsDescended.map(String.init) ?? "null"), "
-            + "\"current_pace\": null, \"current_cadence\": null, "
-            + "\"average_active_pace\": \(pace)}\n"
-        try text.write(toFile: (out as NSString).appendingPathComponent("pedometer.json"), atomically: true, encoding: .utf8)
-    }
+    @Option(help: "The user's stride correction from `motionctl calibrate stride` (1 = the published model).")
+    var strideScale: Double = 1
 
     func validate() throws {
         guard heightCm >= 50, heightCm <= 250 else { throw ValidationError("--height-cm must be 50…250, got \(heightCm)") }
+        guard strideScale >= 0.5, strideScale <= 2 else { throw ValidationError("--stride-scale must be 0.5…2, got \(strideScale)") }
         guard let parsed = AttitudeReferenceFrame(rawValue: frame) else {
             throw ValidationError("--frame \(frame) is not one of \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -83,32 +75,21 @@ struct Replay: ParsableCommand {
         let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
         var estimator = DeviceMotionEstimator(frame: frame, declination: try resolvedDeclination() ?? 0)
         let deviceMotion = try DeviceMotionFile(path: (out as NSString).appendingPathComponent("device_motion.csv"))
-        var pedometer = PedometerStage(heightCentimeters: heightCm)
-        let stepsPath = (out as NSString).appendingPathComponent("steps.csv")
-        guard let steps = fopen(stepsPath, "w") else {
-            throw OutputError(description: "Could not create \(stepsPath): \(String(cString: strerror(errno))). Check that the folder is writable.")
-        }
-        fputs("t\n", steps)
-        let altitudePath = (out as NSString).appendingPathComponent("altitude.csv")
-        guard let altitude = fopen(altitudePath, "w") else {
-            throw OutputError(description: "Could not create \(altitudePath): \(String(cString: strerror(errno))). Check that the folder is writable.")
-        }
-        fputs("t,relative_altitude,pressure\n", altitude)
-        var first: Int64?, last: Int64 = 0
+        var pedometer = PedometerStage(stride: StrideModel(heightMeters: heightCm / 100, scale: strideScale))
+        let pedometerFiles = try PedometerFiles(folder: out)
+        var activity = ActivityStage()
+        let activityFile = try ActivityFile(folder: out)
+        var last: Int64 = 0
         let samples = try playback.run { reading in
             progress.update(timestampNanoseconds: reading.timestampNanoseconds)
-            if first == nil { first = reading.timestampNanoseconds }
             last = reading.timestampNanoseconds
             if let motion = estimator.process(reading) { deviceMotion.write(motion) }
-            pedometer.process(reading) { time in fputs(TimestampFormatting.format(time) + "\n", steps) }
-            if case .pressure(let pressure) = reading.value {
-                fputs(TimestampFormatting.format(reading.timestampNanoseconds) + "," + String(format: "%.3f", pedometer.relativeAltitude)
-                      + "," + String(format: "%.5f", pressure.doubleValue / 1000) + "\n", altitude)
-            }
+            pedometerFiles.process(reading, through: &pedometer)
+            activity.process(reading) { activityFile.write($0) }
         }
         try deviceMotion.close()
-        guard fclose(steps) == 0, fclose(altitude) == 0 else { throw OutputError(description: "Could not finish writing \(stepsPath) and \(altitudePath).") }
-        try writePedometerJSON(pedometer, start: first ?? 0, end: last)
+        try pedometerFiles.finish(pedometer, end: last)
+        try activityFile.finish(endNanoseconds: last)
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")
         try SummaryReport(playback: playback).writeJSON(to: summaryPath)

@@ -8,8 +8,11 @@ struct Stream: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print live sensor values from a board (default: the simulated GY-521).")
 
-    @Option(help: "A board file (see boards/README.md).")
-    var board: String = BoardDescription.boardsFolder + "/sim-gy-521.board"
+    @Option(name: .customLong("board"), help: "A board file (see boards/README.md; default: boards/sim-gy-521.board, with --pedometer or --activity boards/sim-walker.board).")
+    var boardFile: String?
+
+    /// `--board`, or the default: the simulated walker for the pedometer and activity, else the GY-521.
+    var board: String { boardFile ?? BoardDescription.boardsFolder + (pedometer || activity ? "/sim-walker.board" : "/sim-gy-521.board") }
 
     @OptionGroup var playback: PlaybackOptions
 
@@ -22,10 +25,19 @@ struct Stream: ParsableCommand {
     @Flag(help: "Print device motion (attitude, gravity, user acceleration, heading) instead of raw readings.")
     var deviceMotion = false
 
+    @Flag(help: "Print the pedometer's live updates (at once, then every 2.5 s while walking, as Core Motion's; cumulative) and pause/resume events.")
+    var pedometer = false
+
+    @Flag(help: "Print motion activity (stationary, walking, running, automotive, cycling, with confidence) on each transition, as Core Motion's live updates, then the smoothed history.")
+    var activity = false
+
     @Option(help: "With --device-motion: the reference frame (\(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))).")
     var frame: String = AttitudeReferenceFrame.xArbitraryZVertical.rawValue
 
     func validate() throws {
+        guard [pedometer, deviceMotion, activity].filter({ $0 }).count <= 1 else {
+            throw ValidationError("--pedometer, --device-motion and --activity cannot be combined: run one stream at a time")
+        }
         guard interval >= 0, interval.isFinite else { throw ValidationError("--interval must be 0 or more seconds, got \(interval)") }
         guard AttitudeReferenceFrame(rawValue: frame) != nil else {
             throw ValidationError("--frame \(frame) is not one of \(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -38,6 +50,8 @@ struct Stream: ParsableCommand {
         runtime.printWarningsToStandardError()
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
         if deviceMotion { return try streamDeviceMotion(runtime, description) }
+        if pedometer { return try streamPedometer(runtime) }
+        if activity { return try streamActivity(runtime) }
         print("       t s  sensor  x             y             z")
         // Two subscribers, as two apps would have: one counts every reading, one prints at its interval.
         let subscribers = SensorSubscribers()

@@ -22,6 +22,7 @@
 #ifndef OPENCOREMOTION_H
 #define OPENCOREMOTION_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -351,6 +352,280 @@ ocm_status ocm_motion_manager_copy_latest(const ocm_motion_manager *manager, ocm
  *  OCM_STATUS_DEVICE_ERROR), or NULL if none or the handle is invalid. Owned by the manager:
  *  valid until ocm_motion_manager_close(). */
 const char *ocm_motion_manager_error_message(const ocm_motion_manager *manager);
+
+/* ---------------------------------------------------------------------------------------------
+ * Pedometer: Core Motion's CMPedometer on a board (a board file, boards/README.md).
+ *
+ * Steps, distance, pace and cadence from the accelerometer, floors from the barometer, and
+ * pause/resume events. Every pedometer of the same board file in a process shares the board's
+ * engine and its count: the board counts from the first ocm_pedometer_open() of it until the
+ * last ocm_pedometer_close(), and keeps what it counted in memory (half a million steps, more
+ * than a week of walking) for queries and for updates that start in the past.
+ *
+ * Dates are wall-clock times, as Core Motion's NSDate: nanoseconds since 1970-01-01 00:00 UTC
+ * (clock_gettime(CLOCK_REALTIME)), in parameters and fields named _unix_ns.
+ *
+ * Callbacks run ON THE ENGINE THREAD, with the motion manager's rules (see above): keep them
+ * short; they may call ocm_pedometer_query(), _copy_latest() and the stop functions; when
+ * ocm_pedometer_stop_updates(), _stop_event_updates() or _close() returns (outside a callback),
+ * the callback is not running and is not called again.
+ * ------------------------------------------------------------------------------------------- */
+
+/** A board opened for pedometer data. */
+typedef struct ocm_pedometer ocm_pedometer;
+
+/** What a pedometer can give (Core Motion's is…Available class methods). */
+typedef enum ocm_pedometer_feature {
+    OCM_PEDOMETER_STEP_COUNTING = 0,  /**< needs an accelerometer */
+    OCM_PEDOMETER_DISTANCE = 1,       /**< from the steps (a stride model) */
+    OCM_PEDOMETER_FLOOR_COUNTING = 2, /**< needs a barometer */
+    OCM_PEDOMETER_PACE = 3,
+    OCM_PEDOMETER_CADENCE = 4,
+    OCM_PEDOMETER_EVENT_TRACKING = 5  /**< pause and resume events */
+} ocm_pedometer_feature;
+
+/** Core Motion's CMPedometerData: what was counted from start to end. Where Core Motion gives
+ *  nil, the double fields are NaN (test with isnan()) and has_floors is 0. */
+typedef struct ocm_pedometer_data {
+    int64_t start_unix_ns;
+    int64_t end_unix_ns;
+    int64_t number_of_steps;
+    /** Metres (from a stride model for a 1.70 m tall user). */
+    double distance_m;
+    /** 1 if the board has a barometer and the two counts are floors (about 3 m each, climbed
+     *  while stepping); 0 otherwise (nil in Core Motion), the counts then 0. */
+    int32_t has_floors;
+    int32_t floors_ascended;
+    int32_t floors_descended;
+    /** Seconds per metre now; NaN in queries and while the user is not walking. */
+    double current_pace_s_per_m;
+    /** Steps per second now; NaN in queries and while the user is not walking. */
+    double current_cadence_steps_per_s;
+    /** Seconds per metre while stepping, over the span; NaN before any stepping in it. */
+    double average_active_pace_s_per_m;
+} ocm_pedometer_data;
+
+/** Core Motion's CMPedometerEventType. */
+typedef enum ocm_pedometer_event_type {
+    OCM_PEDOMETER_EVENT_PAUSE = 0,  /**< the user stopped walking */
+    OCM_PEDOMETER_EVENT_RESUME = 1  /**< the user started walking again */
+} ocm_pedometer_event_type;
+
+/** Core Motion's CMPedometerEvent. */
+typedef struct ocm_pedometer_event {
+    /** When the user actually stopped (their last step) or started (their first step); the
+     *  event is delivered about a second later. */
+    int64_t date_unix_ns;
+    ocm_pedometer_event_type type;
+} ocm_pedometer_event;
+
+/**
+ * A pedometer update's callback, run ON THE ENGINE THREAD.
+ * @param data       the update, cumulative from the start date, valid only during the call;
+ *                   NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with data; or, once, OCM_STATUS_DEVICE_ERROR: the board
+ *                   stopped (message in ocm_last_error_message() during the call and in
+ *                   ocm_pedometer_error_message()); nothing more comes until updates are
+ *                   started again, which brings the board up again.
+ * @param user_data  what was given to ocm_pedometer_start_updates().
+ */
+typedef void (*ocm_pedometer_callback)(const ocm_pedometer_data *data, ocm_status status, void *user_data);
+
+/** A pedometer event's callback, run ON THE ENGINE THREAD: `event` as `data` above. */
+typedef void (*ocm_pedometer_event_callback)(const ocm_pedometer_event *event, ocm_status status, void *user_data);
+
+/**
+ * Opens a board's pedometer: brings the board up and starts counting (if the board has an
+ * accelerometer or a barometer). A board whose chips cannot be brought up still opens; starting
+ * updates then says why (OCM_STATUS_DEVICE_ERROR).
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the simulated
+ *                    MPU-9250; "boards/sim-walker.board" simulates someone walking).
+ * @param out         receives the handle (NULL on failure); close it with ocm_pedometer_close().
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
+ *         OCM_STATUS_MALFORMED_BOARD.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_pedometer_open(const char *board_path, ocm_pedometer **out);
+
+/** Stops its updates and events and frees the pedometer (the last one of a board stops the
+ *  board's counting). NULL and invalid handles are ignored. */
+void ocm_pedometer_close(ocm_pedometer *pedometer);
+
+/** 1 if the board gives `feature`, else 0 (also for an invalid handle or feature). */
+int ocm_pedometer_is_available(const ocm_pedometer *pedometer, ocm_pedometer_feature feature);
+
+/**
+ * Starts live updates cumulative from `from_unix_ns` (in the past: what was counted since then
+ * is included), replacing running ones: one at once, then about every 2.5 s while the user
+ * walks, none while they are still.
+ * @param callback   called with each update on the engine thread; NULL to poll with
+ *                   ocm_pedometer_copy_latest() instead.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_NOT_AVAILABLE (no accelerometer
+ *         or barometer); OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_pedometer_start_updates(ocm_pedometer *pedometer, int64_t from_unix_ns, ocm_pedometer_callback callback,
+                                       void *user_data);
+
+/** Stops live updates (see "Callbacks" above). @return OCM_STATUS_OK or OCM_STATUS_INVALID_HANDLE. */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_pedometer_stop_updates(ocm_pedometer *pedometer);
+
+/** Copies the latest live update since updates last started into *out.
+ *  @return OCM_STATUS_OK, OCM_STATUS_NO_DATA (none yet; *out unchanged),
+ *          OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (NULL out). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_pedometer_copy_latest(const ocm_pedometer *pedometer, ocm_pedometer_data *out);
+
+/**
+ * What was counted from `from_unix_ns` (included) to `to_unix_ns` (excluded), answered at once
+ * from the board's history: ranges that tile a span add up to the span. Pace and cadence are NaN.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL out, or
+ *         from after to); OCM_STATUS_NOT_AVAILABLE (no accelerometer or barometer).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_pedometer_query(const ocm_pedometer *pedometer, int64_t from_unix_ns, int64_t to_unix_ns, ocm_pedometer_data *out);
+
+/**
+ * Starts pause and resume events (replacing running ones), each within about a second.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL
+ *         callback); OCM_STATUS_NOT_AVAILABLE (no accelerometer); OCM_STATUS_DEVICE_ERROR.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_pedometer_start_event_updates(ocm_pedometer *pedometer, ocm_pedometer_event_callback callback, void *user_data);
+
+/** Stops events (see "Callbacks" above). @return OCM_STATUS_OK or OCM_STATUS_INVALID_HANDLE. */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_pedometer_stop_event_updates(ocm_pedometer *pedometer);
+
+/** The message of the failure that stopped the pedometer's board or kept it from coming up, or
+ *  NULL if none or the handle is invalid. Owned by the pedometer: valid until
+ *  ocm_pedometer_close(). */
+const char *ocm_pedometer_error_message(const ocm_pedometer *pedometer);
+
+/* ---------------------------------------------------------------------------------------------
+ * Motion activity: Core Motion's CMMotionActivityManager on a board (a board file,
+ * boards/README.md).
+ *
+ * What the user is doing: stationary, walking, running, automotive, cycling, each a 0/1 field
+ * of ocm_motion_activity, with a confidence. Any combination may be set: stationary with
+ * automotive is a car waiting at a light; unknown is set only for the first 2 s of data after
+ * the board starts classifying; no field set means enough data, but no activity it can name (a
+ * device being handled). Activity needs an accelerometer (a gyroscope helps).
+ *
+ * Every activity manager of the same board file in a process shares the board's engine and its
+ * classifier: the board classifies from the first ocm_activity_manager_open() of it until the
+ * last ocm_activity_manager_close(), and keeps the transitions in memory for queries.
+ *
+ * Dates are wall-clock times, as Core Motion's NSDate: nanoseconds since 1970-01-01 00:00 UTC
+ * (clock_gettime(CLOCK_REALTIME)), in parameters and fields named _unix_ns.
+ *
+ * Callbacks run ON THE ENGINE THREAD, with the motion manager's rules (see above): keep them
+ * short; they may call ocm_activity_manager_query(), _copy_latest() and _stop_updates(); when
+ * ocm_activity_manager_stop_updates() or _close() returns (outside a callback), the callback is
+ * not running and is not called again.
+ * ------------------------------------------------------------------------------------------- */
+
+/** A board opened for motion activity. */
+typedef struct ocm_activity_manager ocm_activity_manager;
+
+/** Core Motion's CMMotionActivityConfidence: climbs low → medium → high while the same
+ *  activity goes on (walking and stationary: medium after about 2.5 s, high after 10 s;
+ *  automotive and cycling start at medium, after 20–30 s of evidence). */
+typedef enum ocm_activity_confidence {
+    OCM_ACTIVITY_CONFIDENCE_LOW = 0,
+    OCM_ACTIVITY_CONFIDENCE_MEDIUM = 1,
+    OCM_ACTIVITY_CONFIDENCE_HIGH = 2
+} ocm_activity_confidence;
+
+/** Core Motion's CMMotionActivity. */
+typedef struct ocm_motion_activity {
+    /** When the activity started; for walking and running the bout's first step, which is
+     *  before the update announcing it. */
+    int64_t start_unix_ns;
+    /** CLOCK_MONOTONIC, nanoseconds (Core Motion's timestamp): when it was decided (live
+     *  updates), or its start (queries). */
+    int64_t timestamp_ns;
+    ocm_activity_confidence confidence;
+    /** 1 if set, else 0 (see above for what combinations mean). */
+    int32_t stationary, walking, running, automotive, cycling, unknown;
+} ocm_motion_activity;
+
+/**
+ * An activity update's callback, run ON THE ENGINE THREAD.
+ * @param activity   the activity, valid only during the call; NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with an activity; or, once, OCM_STATUS_DEVICE_ERROR: the
+ *                   board stopped (message in ocm_last_error_message() during the call and in
+ *                   ocm_activity_manager_error_message()); nothing more comes until updates are
+ *                   started again, which brings the board up again.
+ * @param user_data  what was given to ocm_activity_manager_start_updates().
+ */
+typedef void (*ocm_activity_callback)(const ocm_motion_activity *activity, ocm_status status, void *user_data);
+
+/**
+ * Opens a board's activity manager: brings the board up and starts classifying (if the board
+ * has an accelerometer). A board whose chips cannot be brought up still opens; starting
+ * updates then says why (OCM_STATUS_DEVICE_ERROR).
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the simulated
+ *                    MPU-9250; "boards/sim-walker.board" simulates someone who stands and walks).
+ * @param out         receives the handle (NULL on failure); close it with
+ *                    ocm_activity_manager_close().
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
+ *         OCM_STATUS_MALFORMED_BOARD.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_activity_manager_open(const char *board_path, ocm_activity_manager **out);
+
+/** Stops its updates and frees the manager (the last one of a board stops the board's
+ *  classifying). NULL and invalid handles are ignored. */
+void ocm_activity_manager_close(ocm_activity_manager *manager);
+
+/** 1 if the board has an accelerometer (Core Motion's isActivityAvailable), else 0 (also for an
+ *  invalid handle). */
+int ocm_activity_manager_is_available(const ocm_activity_manager *manager);
+
+/**
+ * Starts live updates, replacing running ones: the current activity at once (unknown during the
+ * first 2 s the board classifies), then one per transition (the activity or its confidence
+ * changed).
+ * @param callback   called with each update on the engine thread; NULL to poll with
+ *                   ocm_activity_manager_copy_latest() instead.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_NOT_AVAILABLE (no
+ *         accelerometer); OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_activity_manager_start_updates(ocm_activity_manager *manager, ocm_activity_callback callback, void *user_data);
+
+/** Stops live updates (see "Callbacks" above). @return OCM_STATUS_OK or OCM_STATUS_INVALID_HANDLE. */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_activity_manager_stop_updates(ocm_activity_manager *manager);
+
+/** Copies the latest live update since updates last started (the activity now) into *out.
+ *  @return OCM_STATUS_OK, OCM_STATUS_NO_DATA (none yet; *out unchanged),
+ *          OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (NULL out). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_activity_manager_copy_latest(const ocm_activity_manager *manager, ocm_motion_activity *out);
+
+/**
+ * The activities from `from_unix_ns` to `to_unix_ns` (excluded), oldest first, answered at once
+ * from the board's history and smoothed as a history should read (stops under 10 s inside a
+ * walk merged, other stretches under 5 s removed); the first may start before `from_unix_ns`.
+ * @param out       an array of `capacity` activities (NULL if capacity is 0): receives the first
+ *                  min(*count, capacity).
+ * @param count     receives how many activities the range holds: more than `capacity` means
+ *                  the array was too small (call again with a larger one).
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL count,
+ *         NULL out with a capacity, or from after to); OCM_STATUS_NOT_AVAILABLE (no
+ *         accelerometer).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_activity_manager_query(const ocm_activity_manager *manager, int64_t from_unix_ns, int64_t to_unix_ns,
+                                      ocm_motion_activity *out, size_t capacity, size_t *count);
+
+/** The message of the failure that stopped the manager's board or kept it from coming up, or
+ *  NULL if none or the handle is invalid. Owned by the manager: valid until
+ *  ocm_activity_manager_close(). */
+const char *ocm_activity_manager_error_message(const ocm_activity_manager *manager);
 
 #ifdef __cplusplus
 }

@@ -1,26 +1,45 @@
 public import FixedPoint
 
 /// Steps from the accelerometer alone, wherever the device is carried, in Q32.32 fixed point
-/// (no allocation, builds as Embedded Swift). First cut of issue 6, after the structure of the
-/// published phone step counters (Brajdic & Harle 2013; Salvi et al. 2018): a smoothed
-/// acceleration magnitude, its peaks above an adaptive threshold, and walking confirmed before
-/// counting.
+/// (no allocation, builds as Embedded Swift), after the structure of the published phone step
+/// counters (Brajdic & Harle, UbiComp 2013; Salvi et al. 2018): a smoothed acceleration
+/// magnitude, its peaks above an adaptive threshold, and "is this walking?" decided before
+/// anything is counted.
 ///
 /// 1. |a| of the accelerometer low-pass filtered at 3 Hz (a second-order Butterworth: walking
 ///    and running put their step frequency at 1.4–3 Hz), minus its own 1 s average (gravity and
 ///    the carry position's slow changes): the step signal, m/s².
 /// 2. A step candidate is a local maximum of that signal above max(0.5 m/s², 40 % of the recent
 ///    peak amplitude), at least 0.25 s after the previous candidate (4 steps/s is a sprint).
-/// 3. Walking is confirmed by `confirmationSteps` candidates in a row at regular intervals
-///    (each within 0.25…2 s and within ±40 % of their mean); then all of them are credited, at
-///    the times they happened, and every later candidate within 2 s of the last step is credited
-///    at once. More than 2 s without a step ends the bout. Fidgeting, a device put down or a
-///    bus's jolts rarely make four regular peaks, so they count nothing.
+/// 3. Walking is confirmed when the newest `confirmationSteps` candidates come at regular
+///    intervals (each within 0.25…2 s and within ±40 % of their mean) and the signal repeats
+///    itself at that rhythm (`GaitPeriodicity` ≥ 0.5); then the bout is credited from its first
+///    regular candidate, at the times the steps happened, and every later candidate within 2 s
+///    of the last step is credited at once while the rhythm holds (≥ 0.3). Two candidates in a
+///    row without it (a device handled rather than carried) or 2 s without a step end the bout.
+///    Walking also needs a carried device (`isCarried`): one turned over in the hand is not.
+/// 4. Pause and resume events come from `PauseResumePredictor`, within about a second.
 public struct StepDetector: Sendable {
+    /// What one sample decided, each at the time it happened (ns).
+    public enum Output: Sendable, Equatable {
+        /// A step credited.
+        case step(Int64)
+        /// The user stopped; the time of their last step.
+        case pause(at: Int64)
+        /// The user started walking; the time of their first step.
+        case resume(at: Int64)
+    }
+
     public var confirmationSteps = 4
+    /// Periodicity (‰) that confirms a bout, and the one that keeps it going.
+    public var confirmCorrelation = 500
+    public var keepCorrelation = 300
 
     private var smoothing = ButterworthLowPass<Q32_32>(timeConstant: 2.0.squareRoot() / (2 * .pi * 3))
     private var mean = Q32_32.zero
+    /// The acceleration vector averaged over 1 s, m/s²: gravity's direction while the device
+    /// is carried.
+    private var averageAcceleration = FusionVector<Q32_32>.zero
     private var amplitude = Q32_32(1.0)
     private var previous = (Q32_32.zero, Q32_32.zero)
     private var previousTime: Int64 = 0
@@ -30,9 +49,19 @@ public struct StepDetector: Sendable {
     private var lastCandidate: Int64 = .min
     private var lastStep: Int64 = .min
     private var walking = false
-    /// Candidates not yet credited, oldest first (at most 8).
+    /// Step interval of the confirmed bout, ns (the lag its periodicity is checked at).
+    private var boutInterval: Int64 = 550_000_000
+    private var aperiodicCandidates = 0
+    /// The strongest sub-threshold peak after the bout's last step (ns, m/s²), see `update`.
+    private var tailStep: Int64 = .min
+    private var tailHeight = Q32_32.zero
+    /// Candidates not yet credited, oldest first.
     private var pending = InlineArray<8, Int64>(repeating: 0)
     private var pendingCount = 0
+    private var periodicity = GaitPeriodicity()
+    private var events = PauseResumePredictor()
+    /// The periodicity (‰) measured at the latest candidate checked, for diagnostics.
+    public private(set) var lastCorrelation = 0
 
     private let minimumThreshold = Q32_32(0.5)
     private let thresholdFraction = Q32_32(0.4)
@@ -44,25 +73,33 @@ public struct StepDetector: Sendable {
     /// Whether a confirmed bout of steps is going on.
     public var isWalking: Bool { walking }
 
-    /// One accelerometer sample (m/s², device axes) at `time`; `credit` is called with the time
-    /// of each step credited by it (a confirmation credits the bout's first steps at once).
-    public mutating func update(acceleration: FusionVector<Q32_32>, timeNanoseconds time: Int64, credit: (Int64) -> Void) {
+    /// One accelerometer sample (m/s², device axes) at `time`; `output` gets each step credited
+    /// by it (a confirmation credits the bout's first steps at once) and each pause or resume.
+    public mutating func update(acceleration: FusionVector<Q32_32>, timeNanoseconds time: Int64, output: (Output) -> Void) {
         let dt = started ? Q32_32(nanoseconds: time - previousTime) : Q32_32(0.01)
         previousTime = time
         if !started {
             started = true
             smoothing.reset(to: acceleration, dt: dt)
             mean = acceleration.squaredLength.squareRoot
+            averageAcceleration = acceleration
         }
         let smooth = smoothing.update(acceleration, dt: dt)
         let magnitude = smooth.squaredLength.squareRoot
         mean = mean + (magnitude - mean) * dt  // 1 s time constant
+        averageAcceleration = averageAcceleration + (smooth - averageAcceleration) * dt
         let signal = magnitude - mean
+        periodicity.update(signal: signal, timeNanoseconds: time)
         // The recent step amplitude decays with a 5 s time constant when nothing renews it.
         amplitude = amplitude - amplitude * dt * decayRate
-        if walking, lastStep != .min, time - lastStep > maximumInterval {
-            walking = false
-            pendingCount = 0
+        let threshold = max(minimumThreshold, amplitude * thresholdFraction)
+        events.observe(signal: signal, threshold: threshold, timeNanoseconds: time, output: output)
+        if walking, time - lastStep > maximumInterval {
+            // The bout is over; a walker's last step, as they slow to a stop, is often too
+            // weak to be a candidate: the strongest peak at the rhythm after the last step
+            // (half to one and a half intervals later) above half the threshold is that step.
+            if tailStep != .min { output(.step(tailStep)) }
+            endBout()
         }
         // The sample before is a peak if the signal rose into it and falls after it.
         let (older, last) = previous
@@ -70,26 +107,88 @@ public struct StepDetector: Sendable {
         previous = (last, signal)
         lastSampleTime = time
         guard last > older, last >= signal else { return }
-        let threshold = max(minimumThreshold, amplitude * thresholdFraction)
+        if walking, last <= threshold, last > threshold.timesPowerOfTwo(-1), last > tailHeight,
+           peakTime - lastStep >= boutInterval / 2, peakTime - lastStep <= boutInterval * 3 / 2 {
+            tailStep = peakTime
+            tailHeight = last
+        }
         guard last > threshold else { return }
         guard lastCandidate == .min || peakTime - lastCandidate >= minimumInterval else { return }
-        // A step: its height renews the amplitude (a quarter of the way per step).
+        // A candidate: its height renews the amplitude (a quarter of the way per candidate).
         amplitude = amplitude + (last - amplitude).timesPowerOfTwo(-2)
         lastCandidate = peakTime
+        events.candidate(at: peakTime, output: output)
         if walking {
-            lastStep = peakTime
-            credit(peakTime)
-            return
-        }
-        append(peakTime)
-        if isRegularBout() {
-            for index in 0..<pendingCount { credit(pending[index]) }
-            lastStep = peakTime
-            walking = true
-            pendingCount = 0
+            continueBout(at: peakTime, output: output)
+        } else {
+            append(peakTime)
+            confirmBout(output: output)
         }
     }
 
+    /// A candidate inside a confirmed bout: credited while the rhythm holds.
+    private mutating func continueBout(at time: Int64, output: (Output) -> Void) {
+        lastCorrelation = periodicity.correlation(period: boutInterval)
+        guard lastCorrelation >= keepCorrelation, isCarried else {
+            aperiodicCandidates += 1
+            if aperiodicCandidates >= 2 { endBout() }
+            return
+        }
+        aperiodicCandidates = 0
+        tailStep = .min
+        tailHeight = .zero
+        let interval = time - lastStep
+        if interval >= minimumInterval, interval <= maximumInterval { boutInterval += (interval - boutInterval) / 4 }
+        lastStep = time
+        output(.step(time))
+    }
+
+    /// Confirms a bout when the newest candidates are regular and periodic, and credits it from
+    /// its first regular candidate (older pending ones that keep the rhythm count too).
+    private mutating func confirmBout(output: (Output) -> Void) {
+        guard pendingCount >= confirmationSteps else { return }
+        let newest = pendingCount - 1
+        let firstOfRun = pendingCount - confirmationSteps
+        let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(confirmationSteps - 1)
+        var index = firstOfRun + 1
+        while index <= newest {
+            guard isRegular(pending[index] - pending[index - 1], around: meanInterval) else { return }
+            index += 1
+        }
+        lastCorrelation = periodicity.correlation(period: meanInterval)
+        guard lastCorrelation >= confirmCorrelation, isCarried else { return }
+        var first = firstOfRun
+        while first > 0, isRegular(pending[first] - pending[first - 1], around: meanInterval) { first -= 1 }
+        for index in first...newest { output(.step(pending[index])) }
+        lastStep = pending[newest]
+        boutInterval = meanInterval
+        walking = true
+        aperiodicCandidates = 0
+        pendingCount = 0
+    }
+
+    private mutating func endBout() {
+        walking = false
+        tailStep = .min
+        tailHeight = .zero
+        pendingCount = 0
+        aperiodicCandidates = 0
+    }
+
+    /// The device keeps its attitude on average, as on a walking body (pocket, bag, hand held
+    /// or swinging): the 1 s average of the acceleration vector is at least 0.7 of the average
+    /// magnitude. A device turned over and over in the hand averages its gravity away.
+    private var isCarried: Bool {
+        averageAcceleration.squaredLength >= mean * mean * Q32_32(0.49)
+    }
+
+    /// An interval at a walking rhythm: 0.25…2 s and within ±40 % of `meanInterval`.
+    private func isRegular(_ interval: Int64, around meanInterval: Int64) -> Bool {
+        interval >= minimumInterval && interval <= maximumInterval
+            && interval * 10 >= meanInterval * 6 && interval * 10 <= meanInterval * 14
+    }
+
+    /// Keeps the newest candidates of a possible bout (a gap over 2 s starts afresh).
     private mutating func append(_ time: Int64) {
         if pendingCount > 0, time - pending[pendingCount - 1] > maximumInterval { pendingCount = 0 }
         if pendingCount == pending.count {
@@ -98,26 +197,5 @@ public struct StepDetector: Sendable {
         }
         pending[pendingCount] = time
         pendingCount += 1
-        // Keep only the newest `confirmationSteps` candidates: older ones are not a bout's start.
-        while pendingCount > confirmationSteps {
-            for index in 1..<pendingCount { pending[index - 1] = pending[index] }
-            pendingCount -= 1
-        }
-    }
-
-    /// The newest `confirmationSteps` candidates are a walking rhythm: intervals within
-    /// 0.25…2 s, each within ±40 % of their mean.
-    private func isRegularBout() -> Bool {
-        guard pendingCount >= confirmationSteps else { return false }
-        let first = pendingCount - confirmationSteps
-        let intervals = confirmationSteps - 1
-        let span = pending[pendingCount - 1] - pending[first]
-        let meanInterval = span / Int64(intervals)
-        for index in (first + 1)..<pendingCount {
-            let interval = pending[index] - pending[index - 1]
-            guard interval >= minimumInterval, interval <= maximumInterval else { return false }
-            guard interval * 10 >= meanInterval * 6, interval * 10 <= meanInterval * 14 else { return false }
-        }
-        return true
     }
 }

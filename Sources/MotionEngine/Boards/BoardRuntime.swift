@@ -49,7 +49,8 @@ public final class BoardRuntime {
         self.description = description
         var motion: (any MotionSource)?
         if let path = description.chips.compactMap(\.motionRecording).first {
-            motion = path == "synthetic:tumble" ? SyntheticTumble() : try RecordedMotion(path: path.hasPrefix("/") ? path : root + "/" + path)
+            motion = syntheticMotion(named: path)
+            if motion == nil { motion = try RecordedMotion(path: path.hasPrefix("/") ? path : root + "/" + path) }
         }
         self.motion = motion
         var sessions: [ChipSession] = []

@@ -17,6 +17,16 @@ protocol MotionSource: AnyObject {
 
 extension RecordedMotion: MotionSource {}
 
+/// The synthetic trajectory a board file's `motion = synthetic:NAME` names, or nil for a
+/// recording's path: `synthetic:tumble` (`SyntheticTumble`), `synthetic:walk` (`SyntheticWalk`).
+func syntheticMotion(named name: String) -> (any MotionSource)? {
+    switch name {
+    case "synthetic:tumble": SyntheticTumble()
+    case "synthetic:walk": SyntheticWalk()
+    default: nil
+    }
+}
+
 /// `motion = synthetic:tumble`: a device tumbling through every orientation, without end:
 /// angular velocity (0.6 sin 0.31t, 0.5 cos 0.23t, 0.8) rad/s in device axes, integrated
 /// exactly enough (1 ms steps, renormalised) that the accelerometer (gravity only: no linear

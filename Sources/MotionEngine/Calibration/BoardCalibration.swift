@@ -1,23 +1,47 @@
 import Glibc
 
-/// What `motionctl calibrate` measured on a board, kept per board in
-/// `$OCM_CALIBRATION_DIR` or `~/.config/opencoremotion/calibration/NAME.calibration`
-/// (NAME: the board file's name), as `key = x y z` lines a person can read:
+/// What `motionctl calibrate` measured on a board (and what the online magnetometer calibration
+/// learned, see `OnlineCalibrationSaver`), kept per board in `$OCM_CALIBRATION_DIR` or
+/// `~/.config/opencoremotion/calibration/NAME.calibration` (NAME: the board file's name), as
+/// `key = numbers` lines a person can read. Every key is optional; all are in device axes:
 ///
 /// ```
 /// # opencoremotion calibration of sim-mpu-9250.board
-/// gyroscope-bias = 0.0012 -0.0031 0.0004      # rad/s, device axes
-/// magnetometer-offset = 40.1 -24.8 10.3       # µT, device axes (hard iron)
+/// gyroscope-bias = 0.0012 -0.0031 0.0004                 # rad/s
+/// accelerometer-offset = 0.21 -0.12 0.35                 # m/s²
+/// accelerometer-scale = 0.998 1.003 0.991                # factor
+/// magnetometer-offset = 40.1 -24.8 10.3                  # µT (hard iron)
+/// magnetometer-offset-uncertainty = 0.6                  # µT, 1σ of the worst axis
+/// magnetometer-soft-iron = 1.02 0.97 1.01 0.01 0 -0.02   # factor: xx yy zz xy xz yz
 /// ```
+///
+/// How the engine applies them (`DeviceMotionEstimator`): rate − bias; accelerometer
+/// scale ⊙ (raw − offset) (per axis); magnetometer S (raw − offset), S the symmetric soft-iron
+/// matrix (identity when absent), then the online calibration goes on from there.
 public struct BoardCalibration: Sendable, Equatable {
-    /// rad/s, device axes, or nil when not measured.
+    /// rad/s, or nil when not measured.
     public var gyroscopeBias: [Double]?
-    /// µT, device axes, or nil when not measured.
+    /// m/s² (what the accelerometer reads when it feels nothing), or nil.
+    public var accelerometerOffset: [Double]?
+    /// Per-axis factor applied after removing the offset (1: the chip's own sensitivity is right), or nil.
+    public var accelerometerScale: [Double]?
+    /// µT (hard iron), or nil.
     public var magnetometerOffset: [Double]?
+    /// 1σ of the offset's worst axis, µT: how well it is known, so that a later estimate
+    /// replaces it only when it is better. Nil when the file does not say.
+    public var magnetometerOffsetUncertainty: Double?
+    /// The symmetric soft-iron matrix S as (xx, yy, zz, xy, xz, yz), a factor, determinant 1
+    /// (it reshapes, it does not rescale, the field), or nil.
+    public var magnetometerSoftIron: [Double]?
 
-    public init(gyroscopeBias: [Double]? = nil, magnetometerOffset: [Double]? = nil) {
+    public init(gyroscopeBias: [Double]? = nil, accelerometerOffset: [Double]? = nil, accelerometerScale: [Double]? = nil,
+                magnetometerOffset: [Double]? = nil, magnetometerOffsetUncertainty: Double? = nil, magnetometerSoftIron: [Double]? = nil) {
         self.gyroscopeBias = gyroscopeBias
+        self.accelerometerOffset = accelerometerOffset
+        self.accelerometerScale = accelerometerScale
         self.magnetometerOffset = magnetometerOffset
+        self.magnetometerOffsetUncertainty = magnetometerOffsetUncertainty
+        self.magnetometerSoftIron = magnetometerSoftIron
     }
 
     /// Where the calibration of the board file `boardPath` lives.
@@ -46,46 +70,76 @@ public struct BoardCalibration: Sendable, Equatable {
         while fgets(&buffer, Int32(buffer.count), file) != nil {
             lineNumber += 1
             let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard content.contains(where: { !$0.isWhitespace }) else { continue }
-            let parts = content.split(separator: "=", maxSplits: 1)
-            let key = parts.first.map { $0.filter { !$0.isWhitespace } } ?? ""
-            let numbers = parts.count == 2 ? parts[1].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Double($0) } : []
-            guard numbers.count == 3 else {
-                throw .calibration(path: path, line: lineNumber, problem: "expected \"key = x y z\", found \"\(line.trimmingCharacters(in: " \t\n"))\"")
-            }
-            switch key {
-            case "gyroscope-bias": calibration.gyroscopeBias = numbers
-            case "magnetometer-offset": calibration.magnetometerOffset = numbers
-            default: throw .calibration(path: path, line: lineNumber, problem: "unknown key \"\(key)\" (known: gyroscope-bias, magnetometer-offset)")
+            do throws(CalibrationLineError) {
+                try calibration.parse(line)
+            } catch {
+                throw .calibration(path: path, line: lineNumber, problem: error.problem)
             }
         }
         return calibration
     }
 
-    /// Writes the calibration (creating the folder), replacing the file atomically.
-    public func save(path: String, board: String) throws(EngineError) {
-        var folder = ""
-        for component in path.split(separator: "/").dropLast() {
-            folder += "/" + component
-            if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-                throw .calibration(path: path, line: nil, problem: "could not create \(folder): \(String(cString: strerror(errno)))")
-            }
+    /// What is wrong with one line, for `load` to place in its file.
+    struct CalibrationLineError: Error {
+        let problem: String
+    }
+
+    /// One line: a comment, a blank, or `key = numbers` (see the type's documentation).
+    mutating func parse(_ line: String) throws(CalibrationLineError) {
+        let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard content.contains(where: { !$0.isWhitespace }) else { return }
+        let parts = content.split(separator: "=", maxSplits: 1)
+        let key = parts.first.map { $0.filter { !$0.isWhitespace } } ?? ""
+        let found = line.trimmingCharacters(in: " \t\n\r")
+        guard let layout = Self.keys.first(where: { $0.name == key }) else {
+            let known = Self.keys.map(\.name).joined(separator: ", ")
+            throw CalibrationLineError(problem: parts.count == 2 ? "unknown key \"\(key)\" (known: \(known))"
+                                                                 : "expected \"key = numbers\" (keys: \(known)), found \"\(found)\"")
         }
+        let words = parts.count == 2 ? parts[1].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) : []
+        let numbers = words.compactMap { Double($0) }.filter(\.isFinite)
+        guard numbers.count == words.count, numbers.count == layout.count else {
+            throw CalibrationLineError(problem: "expected \"\(layout.format)\", found \"\(found)\"")
+        }
+        if let limits = layout.limits, let outside = numbers.first(where: { !limits.contains($0) }) {
+            throw CalibrationLineError(problem: "\(key) \(outside) is outside \(limits.lowerBound)…\(limits.upperBound), which no working \(layout.sensor) needs: \"\(found)\"")
+        }
+        switch key {
+        case "gyroscope-bias": gyroscopeBias = numbers
+        case "accelerometer-offset": accelerometerOffset = numbers
+        case "accelerometer-scale": accelerometerScale = numbers
+        case "magnetometer-offset": magnetometerOffset = numbers
+        case "magnetometer-offset-uncertainty": magnetometerOffsetUncertainty = numbers[0]
+        default: magnetometerSoftIron = numbers  // "magnetometer-soft-iron", the last of `keys`
+        }
+    }
+
+    /// Every key: its name, how many numbers, how a line looks, the unit written beside it, and
+    /// the plausible range of each number (a typo such as a scale of 0 or 10 is caught on load).
+    static let keys: [(name: String, count: Int, format: String, unit: String, sensor: String, limits: ClosedRange<Double>?)] = [
+        ("gyroscope-bias", 3, "key = x y z", "rad/s", "gyroscope", nil),
+        ("accelerometer-offset", 3, "key = x y z", "m/s²", "accelerometer", -20...20),
+        ("accelerometer-scale", 3, "key = x y z", "factor", "accelerometer", 0.5...2),
+        ("magnetometer-offset", 3, "key = x y z", "µT (hard iron)", "magnetometer", nil),
+        ("magnetometer-offset-uncertainty", 1, "magnetometer-offset-uncertainty = µT", "µT, 1σ of the worst axis", "magnetometer", 0...1000),
+        ("magnetometer-soft-iron", 6, "magnetometer-soft-iron = xx yy zz xy xz yz", "factor, symmetric matrix: xx yy zz xy xz yz", "magnetometer", -2...2),
+    ]
+
+    /// The file's text: a header naming the board, then one line per key present.
+    func text(board: String) -> String {
         var text = "# opencoremotion calibration of \(board)\n"
-        func line(_ key: String, _ values: [Double]?, _ unit: String) {
-            guard let values else { return }
-            text += "\(key) = " + values.map { String($0) }.joined(separator: " ") + "      # \(unit), device axes\n"
+        let values: [[Double]?] = [gyroscopeBias, accelerometerOffset, accelerometerScale, magnetometerOffset,
+                                   magnetometerOffsetUncertainty.map { [$0] }, magnetometerSoftIron]
+        for (key, values) in zip(Self.keys, values) {
+            guard let values else { continue }
+            text += "\(key.name) = " + values.map { String($0) }.joined(separator: " ") + "      # \(key.unit), device axes\n"
         }
-        line("gyroscope-bias", gyroscopeBias, "rad/s")
-        line("magnetometer-offset", magnetometerOffset, "µT (hard iron)")
-        let temporary = path + ".new"
-        guard let file = fopen(temporary, "w") else {
-            throw .calibration(path: path, line: nil, problem: "could not write it: \(String(cString: strerror(errno)))")
-        }
-        let written = fputs(text, file) >= 0
-        if fclose(file) != 0 || !written || rename(temporary, path) != 0 {
-            throw .calibration(path: path, line: nil, problem: "could not write it: \(String(cString: strerror(errno)))")
-        }
+        return text
+    }
+
+    /// Writes the calibration (creating the folder), replacing the file atomically
+    /// (`replaceFileAtomically`).
+    public func save(path: String, board: String) throws(EngineError) {
+        try replaceFileAtomically(path: path, text: text(board: board))
     }
 }

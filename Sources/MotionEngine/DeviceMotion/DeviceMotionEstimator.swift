@@ -18,11 +18,17 @@ public struct DeviceMotionEstimator: Sendable {
     /// heading stays relative to the start).
     private var startHeading: (cosine: Q32_32, sine: Q32_32)?
     private let declinationRotation: FusionQuaternion<Q32_32>
+    /// The stored accelerometer calibration, applied to every sample (nil: none stored).
+    private let accelerometerCorrection: AccelerometerCorrection?
+    /// The stored soft iron, applied to every magnetometer sample (nil: none stored); internal
+    /// for `OnlineCalibrationSaver`, which turns a learned offset back into raw terms with it.
+    let softIron: SoftIronCorrection?
 
     /// - Parameter declination: degrees east, for `xTrueNorthZVertical` (from the World
     ///   Magnetic Model at the device's place and date).
     ///   - calibration: what `motionctl calibrate` stored for the board: the gyroscope bias
-    ///     and magnetometer offset start there (the offset with 5 µT of uncertainty).
+    ///     and magnetometer offset start there (the offset with 5 µT of uncertainty); the
+    ///     accelerometer offset and scale and the magnetometer soft iron correct every sample.
     public init(frame: AttitudeReferenceFrame = .xArbitraryZVertical, settings: AttitudeFilterSettings = .init(), declination: Double = 0,
                 calibration: BoardCalibration? = nil) {
         self.frame = frame
@@ -35,6 +41,8 @@ public struct DeviceMotionEstimator: Sendable {
         if calibration?.magnetometerOffset != nil { settings.magnetometerOffsetUncertainty = 5 }
         filter = FixedPointAttitudeFilter(settings: settings, magnetometerOffset: vector(calibration?.magnetometerOffset),
                                           gyroscopeBias: vector(calibration?.gyroscopeBias))
+        accelerometerCorrection = AccelerometerCorrection(calibration)
+        softIron = SoftIronCorrection(calibration)
         // True-north frame from magnetic: a field pointing to magnetic north lies `declination`
         // east of true north, i.e. turned by −declination about z (x north, y west, z up).
         let (sine, cosine) = Q32_32.sineCosine(Q32_32(-self.declination / 2))
@@ -45,14 +53,18 @@ public struct DeviceMotionEstimator: Sendable {
     public mutating func process(_ reading: SensorReading) -> DeviceMotion? {
         switch reading.value {
         case .acceleration(let vector):
-            accelerometer = Self.fusion(vector)
+            let raw = Self.fusion(vector)
+            accelerometer = accelerometerCorrection?.apply(raw) ?? raw
             return nil
         case .magneticField(let vector):
             magneticField = vector
             guard frame.usesMagnetometer else { return nil }
             let dt = lastMagnetometerNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
             lastMagnetometerNanoseconds = reading.timestampNanoseconds
-            filter.update(magnetometer: Self.fusion(vector), dt: dt)
+            let raw = Self.fusion(vector)
+            let field = softIron?.apply(raw) ?? raw
+            if softIron != nil { magneticField = Self.fixed(field) }  // what `output` calibrates
+            filter.update(magnetometer: field, dt: dt)
             if startHeading == nil, filter.hasHeading {
                 let (sine, cosine) = Q32_32.sineCosine(filter.headingOffset.timesPowerOfTwo(-1))
                 startHeading = (cosine, sine)

@@ -1,0 +1,78 @@
+public import FixedPoint
+
+/// "Is this walking?": how periodic the step signal is at the rhythm the step candidates claim,
+/// by normalised autocorrelation (Pearson's r between the last 2.5 s and the same signal one
+/// step or one stride earlier). Walking repeats itself every step (and, with a device off the
+/// body's centre line, every stride of two steps); a device waved, tapped or handled makes
+/// peaks at step-like intervals far less often than it repeats its whole waveform. The
+/// windowed-autocorrelation test of Rai et al., "Zee" (MobiCom 2012), used by Brajdic & Harle
+/// (UbiComp 2013) as the walking detector that most reduced false steps.
+///
+/// The signal is resampled at 25 Hz (every 40 ms by the clock, so any sensor rate gives the
+/// same answer) and kept as integers in cm/s² in a 5.12 s ring: sums of products stay exact
+/// in Int64 and nothing is allocated.
+public struct GaitPeriodicity: Sendable {
+    private static let tick: Int64 = 40_000_000       // ns between resampled values
+    private static let window = 62                    // 2.5 s of values correlated
+    private static let maximumLag = 64                // 2.56 s: a stride of 1.28 s steps
+    private var ring = InlineArray<128, Int32>(repeating: 0)
+    private var count = 0
+    private var head = 0
+    private var nextTick: Int64 = .min
+
+    public init() {}
+
+    /// The step signal (m/s²) at `time` (ns).
+    public mutating func update(signal: Q32_32, timeNanoseconds time: Int64) {
+        if nextTick == .min { nextTick = time }
+        guard time >= nextTick else { return }
+        // Several ticks may pass at a low rate or over a gap: repeat the value (a gap of over
+        // a second simply restarts the window).
+        if time - nextTick > 1_000_000_000 { count = 0; nextTick = time }
+        let value = Int32(clamping: (signal * Q32_32(100)).rawValue >> 32)
+        while nextTick <= time {
+            ring[head] = value
+            head = (head + 1) & 127
+            count = min(count + 1, 128)
+            nextTick += Self.tick
+        }
+    }
+
+    /// The best correlation, ‰ (−1000…1000), at lags within ±15 % of one step `period` (ns) or
+    /// of two; 0 when the window is not full yet.
+    public func correlation(period: Int64) -> Int {
+        let step = Int((period + Self.tick / 2) / Self.tick)
+        return max(best(around: step), best(around: 2 * step))
+    }
+
+    private func best(around lag: Int) -> Int {
+        // ±15 % (at least ±1 tick): the candidates' rhythm is that good, and every lag tried
+        // costs a pass over the window.
+        let spread = max(1, (lag * 3 + 10) / 20)
+        let low = max(2, lag - spread), high = min(Self.maximumLag, lag + spread)
+        guard low <= high, count >= Self.window + high else { return 0 }
+        // A span reads the ring in place (passing the 512-byte InlineArray along copied it).
+        let values = ring.span
+        var result = Int.min
+        for candidate in low...high { result = max(result, Self.pearson(values, head: head, lag: candidate)) }
+        return result
+    }
+
+    /// Pearson's r × 1000 between the newest `window` values and those `lag` ticks earlier.
+    private static func pearson(_ ring: Span<Int32>, head: Int, lag: Int) -> Int {
+        var sx: Int64 = 0, sy: Int64 = 0, sxx: Int64 = 0, syy: Int64 = 0, sxy: Int64 = 0
+        for index in 0..<window {
+            let x = Int64(ring[(head - 1 - index) & 127])
+            let y = Int64(ring[(head - 1 - index - lag) & 127])
+            sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y
+        }
+        let n = Int64(window)
+        // n·Σxy − ΣxΣy over √(n·Σx² − (Σx)²) √(n·Σy² − (Σy)²): values ≤ 2·10⁴ cm/s² keep
+        // every term below 10¹⁶.
+        let covariance = n * sxy - sx * sy
+        let deviationX = Int64(UInt64(max(0, n * sxx - sx * sx)).integerSquareRoot)
+        let deviationY = Int64(UInt64(max(0, n * syy - sy * sy)).integerSquareRoot)
+        guard deviationX > 0, deviationY > 0 else { return 0 }
+        return Int(covariance / deviationX * 1000 / deviationY)
+    }
+}

@@ -1,0 +1,93 @@
+/// Keeps what the online magnetometer calibration learns on a live board: once it knows the
+/// offset well (Core Motion's "high" accuracy, 1σ below 1 µT) and applies it, the offset goes
+/// to the board's calibration file, so that the next start begins calibrated instead of
+/// turning the device about for a while first.
+///
+/// When it writes:
+/// - the first time an estimate qualifies, then at most every `intervalNanoseconds` (an SD
+///   card does not like a write per second, and a constant does not need one), and when the
+///   stream stops (`finish`);
+/// - only an estimate the filter itself applies (`MagnetometerCalibration.isApplied`: below
+///   130 µT the filter treats the estimate as a possible nearby magnet and does not use it;
+///   stored, it would be applied from the next start on);
+/// - never over a better one: the file's `magnetometer-offset-uncertainty`, read again just
+///   before writing (`motionctl calibrate` may have written meanwhile), must be larger. A file
+///   with an offset but no uncertainty counts as known to 1 µT (what `motionctl calibrate
+///   magnetometer` aims for);
+/// - atomically (`BoardCalibration.save`: temporary file, then rename), keeping the file's
+///   other keys.
+///
+/// A failed write is kept in `failure` and ends the saving for this stream (the stream itself
+/// goes on: the calibration is a convenience, not the data).
+public struct OnlineCalibrationSaver: Sendable {
+    public let path: String
+    /// The board file's name, for the file's header.
+    public let board: String
+    /// The shortest time between two writes while the stream runs, ns (default 3 minutes).
+    public let intervalNanoseconds: Int64
+    public private(set) var failure: EngineError?
+    /// How many times the file was written.
+    public private(set) var saves = 0
+    /// When an estimate last qualified (written or found no better than the file's), ns.
+    private var lastAttemptNanoseconds: Int64?
+    private var nextLookNanoseconds = Int64.min
+    /// The best uncertainty written or found so far, µT (to skip re-reading the file for
+    /// estimates that could not replace it).
+    private var best: Double?
+
+    /// A stored offset without an uncertainty is taken as known to this, µT.
+    public static let assumedStoredUncertainty = 1.0
+
+    public init(path: String, board: String, intervalNanoseconds: Int64 = 180_000_000_000) {
+        self.path = path
+        self.board = board
+        self.intervalNanoseconds = intervalNanoseconds
+    }
+
+    /// Looks at an estimator after a sample at `nanoseconds`; writes when it is time and the
+    /// estimate qualifies. One comparison per sample: the estimate is looked at once a second.
+    public mutating func observe(_ estimator: DeviceMotionEstimator, at nanoseconds: Int64) {
+        guard nanoseconds >= nextLookNanoseconds else { return }
+        nextLookNanoseconds = nanoseconds + 1_000_000_000
+        if let last = lastAttemptNanoseconds, nanoseconds - last < intervalNanoseconds { return }
+        guard failure == nil, let candidate = Self.candidate(estimator), candidate.uncertainty < (best ?? .infinity) else { return }
+        // Checked again only after an interval, also when nothing was written (an estimate that
+        // did not beat the file's).
+        lastAttemptNanoseconds = nanoseconds
+        save(candidate)
+    }
+
+    /// The stream of `estimator` stops: writes its estimate if it qualifies, whenever the last write was.
+    public mutating func finish(_ estimator: DeviceMotionEstimator) {
+        guard failure == nil, let candidate = Self.candidate(estimator), candidate.uncertainty < (best ?? .infinity) else { return }
+        save(candidate)
+    }
+
+    /// The estimator's offset in raw-sample terms (µT) and its uncertainty (1σ, µT), when the
+    /// filter knows it to high accuracy and applies it.
+    static func candidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double)? {
+        let calibration = estimator.filter.filter.calibration
+        guard estimator.frame.usesMagnetometer, calibration.accuracy == 2, calibration.isApplied else { return nil }
+        let learned = [calibration.offset.x.doubleValue, calibration.offset.y.doubleValue, calibration.offset.z.doubleValue]
+        return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty)
+    }
+
+    private mutating func save(_ candidate: (offset: [Double], uncertainty: Double)) {
+        do throws(EngineError) {
+            var stored = try BoardCalibration.load(path: path) ?? BoardCalibration()
+            let storedUncertainty = stored.magnetometerOffset == nil ? Double.infinity
+                : stored.magnetometerOffsetUncertainty ?? Self.assumedStoredUncertainty
+            guard candidate.uncertainty < storedUncertainty else {
+                best = storedUncertainty
+                return
+            }
+            stored.magnetometerOffset = candidate.offset
+            stored.magnetometerOffsetUncertainty = candidate.uncertainty
+            try stored.save(path: path, board: board)
+            best = candidate.uncertainty
+            saves += 1
+        } catch {
+            failure = error
+        }
+    }
+}

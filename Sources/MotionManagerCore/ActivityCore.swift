@@ -1,0 +1,145 @@
+package import MotionEngine
+import Synchronization
+
+/// What a motion-activity manager is, without Core Motion's classes: a board, its shared
+/// `BoardActivity` (opened for as long as this lives, so the board classifies from the moment
+/// the first manager of it is created), at most one running update subscription, and the
+/// latest update (for polling). `CMMotionActivityManager` (the Swift API) and
+/// `ocm_activity_manager` (the C API) both wrap one; neither needs Foundation here.
+///
+/// Activity needs an accelerometer; a gyroscope, when the board has one, helps tell a device
+/// at rest from one being handled. Times are on the engine's clock (CLOCK_MONOTONIC, ns; see
+/// `WallClock` for dates). Thread-safe: every member may be used from any thread. Its deinit
+/// stops its updates and closes the board's activity.
+package final class ActivityCore: Sendable {
+    /// The board file, resolved (absolute).
+    package let boardPath: String
+    package let board: LiveBoard?
+    /// Why the board file could not be loaded (nothing is then available).
+    package let boardError: MotionManagerError?
+    /// The loader's own error, for the C API's status codes.
+    package let boardFailure: EngineError?
+    /// Nil when the board could not be loaded or has no accelerometer.
+    private let activity: BoardActivity?
+
+    private struct State {
+        var updates: ActivitySubscription?
+        var latest: MotionActivityUpdate?
+        /// The failure that stopped the board, or why it could not be brought up.
+        var failure: MotionManagerError?
+    }
+
+    private let state = Mutex(State())
+
+    /// An activity manager of the board file at `board` (resolved as `LiveBoard.resolve` does).
+    /// Brings the board up and starts classifying if it has an accelerometer; a board that
+    /// cannot be brought up is tried again by `startUpdates`.
+    package init(board: String) {
+        let load = BoardFileLoad(board)
+        (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
+        if let live = load.board, live.channels.contains(.accelerometer) {
+            activity = BoardActivity.of(live)
+        } else {
+            activity = nil
+        }
+        do {
+            try activity?.open()
+        } catch {
+            state.withLock { $0.failure = error }
+        }
+    }
+
+    deinit {
+        stopUpdates()
+        activity?.close()
+    }
+
+    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded".
+    package var summary: String {
+        boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
+    }
+
+    // MARK: Availability
+
+    /// The board has an accelerometer.
+    package var isAvailable: Bool { activity != nil }
+
+    /// `isAvailable` of the board file at `board`, without opening an activity manager (which
+    /// would start classifying): for Core Motion's class method.
+    package static func isAvailable(board: String) -> Bool {
+        (try? LiveBoard.open(path: board))?.channels.contains(.accelerometer) ?? false
+    }
+
+    // MARK: Updates
+
+    /// Starts live updates, replacing running ones: the current activity at once (`unknown`
+    /// for the first 2 s the board classifies), then one per transition. `deliver` runs on the
+    /// engine thread; updates also go to `latest`. Throws when the board has no accelerometer
+    /// or could not be brought up.
+    package func startUpdates(deliver: (@Sendable (ActivitySubscription, ActivityFeed) -> Void)?) throws(MotionManagerError) {
+        guard let activity else { throw unavailable("activity updates") }
+        do {
+            try activity.startClassifying()
+        } catch {
+            state.withLock { $0.failure = error }
+            throw error
+        }
+        let subscription = ActivitySubscription { [weak self] subscription, feed in
+            self?.state.withLock { state in
+                switch feed {
+                case .update(let update): state.latest = update
+                case .failed(let failure): state.failure = failure
+                }
+            }
+            deliver?(subscription, feed)
+        }
+        let old = state.withLock { state in
+            defer { (state.updates, state.latest, state.failure) = (subscription, nil, nil) }  // a new start: the old failure is past
+            return state.updates
+        }
+        if let old { activity.unsubscribe(old) }
+        activity.subscribe(subscription)
+    }
+
+    /// Stops live updates: once this returns (outside a callback), none is delivered.
+    package func stopUpdates() {
+        let old = state.withLock { state in
+            defer { state.updates = nil }
+            return state.updates
+        }
+        if let old { activity?.unsubscribe(old) }
+    }
+
+    /// The latest live update since updates last started (nil before the first).
+    package var latest: MotionActivityUpdate? { state.withLock { $0.latest } }
+
+    /// The failure that stopped the board, or why it could not be brought up.
+    package var failure: MotionManagerError? { state.withLock { $0.failure } }
+
+    // MARK: Queries
+
+    /// The activities from `start` to `end` (engine clock, ns; `end` excluded), smoothed as a
+    /// history reads (`ActivityHistory`): every record overlapping the range, oldest first, the
+    /// first possibly starting before `start`. From the history kept since the board's activity
+    /// first opened; empty before that.
+    package func query(from start: Int64, to end: Int64) throws(MotionManagerError) -> [ActivityHistory.Record] {
+        guard let activity else { throw unavailable("activity queries") }
+        guard start <= end else {
+            throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
+        }
+        return activity.records(from: start, to: end)
+    }
+
+    /// Why activity is not available on this board (nil if it is): the board file could not be
+    /// loaded, or has no accelerometer.
+    package var unavailableError: MotionManagerError? { activity == nil ? unavailable("activity updates") : nil }
+
+    // MARK: Helpers
+
+    private func unavailable(_ what: String) -> MotionManagerError {
+        guard let board else { return boardError ?? MotionManagerError(.notAvailable, "The board file \(boardPath) could not be loaded.") }
+        return MotionManagerError(.notAvailable, "The board file \(board.path) (\"\(board.description.name)\") has no accelerometer, which \(what) "
+                                  + "need: its chips are \(BoardSensors.chipList(board.description)). Check `CMMotionActivityManager.isActivityAvailable()` "
+                                  + "before starting, or use a board file with one (driver = \(BoardSensors.drivers(giving: .accelerometer))).")
+    }
+}

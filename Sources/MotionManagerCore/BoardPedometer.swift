@@ -1,0 +1,169 @@
+import MotionAlgorithms
+import MotionEngine
+import Synchronization
+
+/// One board's pedometer, shared by every pedometer of the board in the process (as the board's
+/// engine is): a `PedometerStage` fed every accelerometer, barometer and thermometer reading on
+/// the engine thread through a `ReadingTap`, the `PedometerHistory` built from what it reports,
+/// and the live subscriptions it feeds.
+///
+/// It counts from the moment the first pedometer of the board opens it until the last one
+/// closes it (Core Motion's coprocessor counts always; the daemon of a later issue will), and
+/// keeps its history for the life of the process. Per reading the engine thread takes one
+/// uncontended lock and runs the stage; the history grows by one record per step or floor;
+/// updates are built only when one is due (about every 2.5 s while walking) and handed to the
+/// subscriptions outside the lock, so a callback may query or stop.
+package final class BoardPedometer: Sendable {
+    package let board: LiveBoard
+    /// Whether floors are counted (nil in the data otherwise, as Core Motion's).
+    package let hasBarometer: Bool
+
+    private struct Subscriber {
+        let subscription: PedometerSubscription
+        var schedule = PedometerUpdateSchedule()
+    }
+
+    private struct State {
+        var stage = PedometerStage()
+        var history = PedometerHistory()
+        /// The engine tap while counting.
+        var tap: ReadingTap?
+        /// Pedometers open on this board.
+        var users = 0
+        var subscribers: [Subscriber] = []
+    }
+
+    private let state = Mutex(State())
+    /// Held by the engine thread while it runs subscriptions' sinks, so that `unsubscribe` can
+    /// wait until a sink running now has returned.
+    private let delivering = Mutex(())
+
+    private init(board: LiveBoard) {
+        self.board = board
+        hasBarometer = board.channels.contains(.barometer)
+    }
+
+    private static let pedometers = Mutex<[String: BoardPedometer]>([:])
+
+    /// The process's pedometer of `board`.
+    package static func of(_ board: LiveBoard) -> BoardPedometer {
+        pedometers.withLock { pedometers in
+            if let existing = pedometers[board.path] { return existing }
+            let pedometer = BoardPedometer(board: board)
+            pedometers[board.path] = pedometer
+            return pedometer
+        }
+    }
+
+    // MARK: Users
+
+    /// One more pedometer uses the board: counting starts if it is the first. Throws why the
+    /// board could not be brought up (the pedometer stays open: `startCounting` tries again).
+    package func open() throws(MotionManagerError) {
+        state.withLock { $0.users += 1 }
+        try startCounting()
+    }
+
+    /// One pedometer less: the last one stops counting (the history stays).
+    package func close() {
+        let tap = state.withLock { state -> ReadingTap? in
+            state.users -= 1
+            guard state.users <= 0 else { return nil }
+            defer { state.tap = nil }
+            return state.tap
+        }
+        if let tap { board.remove(tap) }
+    }
+
+    /// Starts counting if it is not (the board failed, or could not be brought up before);
+    /// returns once the board is up.
+    package func startCounting() throws(MotionManagerError) {
+        // The user's height and stride scale (`motionctl calibrate stride`), read at each start
+        // so a new calibration applies from the next one.
+        let profile: PedometerProfile
+        do { profile = try PedometerProfile.load() } catch { throw MotionManagerError(.invalidParameter, error.description) }
+        let tap = ReadingTap(channels: [.accelerometer, .barometer, .thermometer]) { [self] event in handle(event) }
+        let isNew = state.withLock { state -> Bool in
+            guard state.tap == nil else { return false }
+            state.tap = tap
+            state.stage = PedometerStage(stride: profile.stride)  // a new bout detector: the last session's is stale
+            return true
+        }
+        guard isNew else { return }
+        do {
+            try board.add(tap)
+        } catch {
+            state.withLock { state in if state.tap === tap { state.tap = nil } }
+            throw error
+        }
+    }
+
+    // MARK: Subscriptions
+
+    package func subscribe(_ subscription: PedometerSubscription) {
+        state.withLock { $0.subscribers.append(Subscriber(subscription: subscription)) }
+    }
+
+    /// Stops `subscription`: once this returns (outside a sink), its sink is not running and is
+    /// not called again.
+    package func unsubscribe(_ subscription: PedometerSubscription) {
+        subscription.cancel()
+        state.withLock { $0.subscribers.removeAll { $0.subscription === subscription } }
+        if !board.isEngineThread { delivering.withLock { _ in } }
+    }
+
+    /// What was counted from `start` to `end` (engine clock, ns), from the history.
+    package func data(from start: Int64, to end: Int64) -> PedometerValues {
+        let totals = state.withLock { $0.history.data(from: start, to: end) }
+        return PedometerValues(totals, start: start, end: end, hasBarometer: hasBarometer)
+    }
+
+    // MARK: The engine thread
+
+    private func handle(_ event: TapEvent) {
+        var feeds: [(PedometerSubscription, PedometerFeed)] = []  // allocates only when something is due
+        switch event {
+        case .reading(let reading):
+            state.withLock { state in
+                Self.feed(reading, stage: &state.stage, history: &state.history, subscribers: &state.subscribers,
+                          hasBarometer: hasBarometer, into: &feeds)
+            }
+        case .failed(let failure):
+            // The engine dropped the tap: every subscription hears why and ends.
+            state.withLock { state in
+                state.tap = nil
+                feeds = state.subscribers.map { ($0.subscription, .failed(failure)) }
+                state.subscribers = []
+            }
+        }
+        guard !feeds.isEmpty else { return }
+        delivering.withLock { _ in
+            for (subscription, feed) in feeds { subscription.deliver(feed) }
+        }
+    }
+
+    /// One reading through the stage into the history; the events it decided and the updates
+    /// due go into `feeds`.
+    private static func feed(_ reading: SensorReading, stage: inout PedometerStage, history: inout PedometerHistory,
+                             subscribers: inout [Subscriber], hasBarometer: Bool,
+                             into feeds: inout [(PedometerSubscription, PedometerFeed)]) {
+        stage.process(reading) { output in
+            history.append(output)
+            guard case .event(let event) = output else { return }
+            for subscriber in subscribers where subscriber.subscription.kind == .events {
+                feeds.append((subscriber.subscription, .event(event)))
+            }
+        }
+        let time = reading.timestampNanoseconds
+        for index in subscribers.indices {
+            guard case .updates(let start) = subscribers[index].subscription.kind,
+                  subscribers[index].schedule.isDue(at: time, steps: history.totalSteps) else { continue }
+            // A reading taken just before the start (FIFO chips are read up to 10 ms after their
+            // samples) ends the span at its start, never before it.
+            var values = PedometerValues(history.data(from: start, to: time + 1), start: start, end: max(time, start), hasBarometer: hasBarometer)
+            values.currentCadence = stage.currentCadence
+            values.currentPace = stage.currentPace
+            feeds.append((subscribers[index].subscription, .update(values)))
+        }
+    }
+}

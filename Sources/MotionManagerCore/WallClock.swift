@@ -1,0 +1,32 @@
+import Glibc
+
+/// Converts between the engine's clock (CLOCK_MONOTONIC, ns: what samples and the pedometer's
+/// history are stamped with) and the wall clock (CLOCK_REALTIME, ns since 1970: Core Motion's
+/// dates, `Date`, and the C API's `_unix_ns` fields), at the offset between the two now. The
+/// engine keeps the monotonic clock because the wall clock can jump (NTP, the user); a jump
+/// moves the dates of what was counted before it, not the counts.
+package enum WallClock {
+    /// CLOCK_REALTIME − CLOCK_MONOTONIC now, ns.
+    package static var offsetNanoseconds: Int64 { nanoseconds(CLOCK_REALTIME) - nanoseconds(CLOCK_MONOTONIC) }
+
+    /// Now on the engine's clock, ns.
+    package static var engineNanoseconds: Int64 { nanoseconds(CLOCK_MONOTONIC) }
+
+    /// The engine time (ns) of the wall-clock time `unixNanoseconds`.
+    package static func engineTime(unixNanoseconds: Int64) -> Int64 { saturating(unixNanoseconds, -offsetNanoseconds) }
+
+    /// The wall-clock time (ns since 1970) of the engine time `engineNanoseconds`.
+    package static func unixTime(engineNanoseconds: Int64) -> Int64 { saturating(engineNanoseconds, offsetNanoseconds) }
+
+    /// a + b, held at the ends of Int64 (a date like `.distantPast` must not wrap).
+    private static func saturating(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
+
+    private static func nanoseconds(_ clock: clockid_t) -> Int64 {
+        var now = timespec()
+        clock_gettime(clock, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+}

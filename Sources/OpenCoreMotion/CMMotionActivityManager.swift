@@ -1,0 +1,117 @@
+public import Foundation
+package import MotionManagerCore
+
+/// Core Motion's handler types for motion activity, run on the queue the app gives. A live
+/// update's activity is nil only when updates could not start or the board stopped
+/// (`CMMotionActivityManager.updatesError` says why); a query gives activities or an error.
+public typealias CMMotionActivityHandler = @Sendable (CMMotionActivity?) -> Void
+public typealias CMMotionActivityQueryHandler = @Sendable ([CMMotionActivity]?, (any Error)?) -> Void
+
+/// Core Motion's `CMMotionActivityManager` on a Linux board: stationary, walking, running,
+/// automotive, cycling (or unknown, or no call), with a confidence, live and over past spans.
+///
+/// The board is a board file, chosen as `CMMotionManager` chooses its own (default
+/// `boards/sim-mpu-9250.board`; `boards/sim-walker.board` simulates someone who stands and
+/// walks in turns). Activity needs an accelerometer; a gyroscope helps. Every manager of one
+/// board file in a process shares the board's engine and its classifier: the board classifies
+/// from the moment the first manager of it is created until the last one is released, and
+/// `queryActivityStarting(from:to:to:)` answers from what it classified since then (kept in
+/// memory; Core Motion keeps seven days).
+///
+/// Live updates come as Core Motion's do: the current activity at once (`unknown` for the
+/// first 2 s of data), then one per transition (the activity or its confidence changed).
+/// Thread-safe.
+public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
+    /// The board file, resolved (absolute).
+    public let boardPath: String
+    /// Why the board file could not be loaded: nothing is then available.
+    public let boardError: CMError?
+    /// The board's classifier, subscription and latest update, shared with the C API.
+    package let core: ActivityCore
+
+    /// An activity manager of the board file at `board` (resolved as `CMMotionManager(board:)`
+    /// does). Brings the board up and starts classifying.
+    public init(board: String = CMMotionManager.defaultBoardPath) {
+        core = ActivityCore(board: board)
+        boardPath = core.boardPath
+        boardError = core.boardError.map(Self.activityError)
+    }
+
+    public var description: String { "CMMotionActivityManager(\(core.summary))" }
+
+    // MARK: Availability
+
+    /// Whether the default board (`CMMotionManager.defaultBoardPath`) has an accelerometer.
+    public class func isActivityAvailable() -> Bool { ActivityCore.isAvailable(board: CMMotionManager.defaultBoardPath) }
+
+    /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).
+    public class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
+
+    /// Whether this manager's board has an accelerometer.
+    public var isActivityAvailable: Bool { core.isAvailable }
+
+    // MARK: Live updates
+
+    /// Calls `handler` on `queue` with the current activity at once, then with each transition,
+    /// replacing updates started before. A board without an accelerometer, or one that cannot
+    /// be brought up or stops, gives one call with nil (the error in `updatesError`).
+    public func startActivityUpdates(to queue: OperationQueue, withHandler handler: @escaping CMMotionActivityHandler) {
+        do {
+            try core.startUpdates { subscription, feed in
+                // On the engine thread: only queue the work (conversion included).
+                queue.addOperation {
+                    guard subscription.isLive else { return }
+                    switch feed {
+                    case .update(let update):
+                        handler(CMMotionActivity(update.activity, timestampNanoseconds: update.deliveredNanoseconds))
+                    case .failed:
+                        handler(nil)
+                    }
+                }
+            }
+        } catch {
+            queue.addOperation { handler(nil) }
+        }
+    }
+
+    /// Stops live updates: handlers not yet run are skipped.
+    public func stopActivityUpdates() { core.stopUpdates() }
+
+    /// Why the last live updates could not start or stopped (the board file could not be
+    /// loaded, has no accelerometer, or its chips failed); nil if they did not.
+    public var updatesError: CMError? { (core.failure ?? core.unavailableError).map(Self.activityError) }
+
+    // MARK: Queries
+
+    /// Calls `handler` on `queue` with the activities from `start` to `end`, oldest first, as a
+    /// history should read: short stops inside a walk merged, brief blips removed (see
+    /// `ActivityHistory`). The first may start before `start`. From what the board classified
+    /// since its first activity manager was created; errors: `.motionActivityNotAvailable`
+    /// (no accelerometer, or a board file that could not be loaded), `.invalidParameter`
+    /// (`end` before `start`).
+    public func queryActivityStarting(from start: Date, to end: Date, to queue: OperationQueue,
+                                      withHandler handler: @escaping CMMotionActivityQueryHandler) {
+        let answer: Result<[CMMotionActivity], CMError>
+        do {
+            let records = try core.query(from: start.engineNanoseconds, to: end.engineNanoseconds)
+            answer = .success(records.map { CMMotionActivity($0.activity, timestampNanoseconds: $0.activity.startNanoseconds) })
+        } catch {
+            answer = .failure(Self.activityError(error))
+        }
+        queue.addOperation {
+            switch answer {
+            case .success(let activities): handler(activities, nil)
+            case .failure(let error): handler(nil, error)
+            }
+        }
+    }
+
+    // MARK: Errors
+
+    /// The core's error as Core Motion's activity manager reports it: a missing sensor or board
+    /// is `.motionActivityNotAvailable` (CMErrorMotionActivityNotAvailable), the rest as is.
+    private static func activityError(_ error: MotionManagerError) -> CMError {
+        let cmError = CMError(error)
+        return cmError.code == .notAvailable ? CMError(.motionActivityNotAvailable, cmError.message) : cmError
+    }
+}

@@ -1,0 +1,136 @@
+public import Foundation
+package import MotionManagerCore
+
+/// Core Motion's handler types for the pedometer: they run on the pedometer's own serial
+/// queue (`handlerQueue`), never on the engine thread. Exactly one of the arguments is nil.
+public typealias CMPedometerHandler = @Sendable (CMPedometerData?, (any Error)?) -> Void
+public typealias CMPedometerEventHandler = @Sendable (CMPedometerEvent?, (any Error)?) -> Void
+
+/// Core Motion's `CMPedometer` on a Linux board: steps, distance, floors, pace and cadence,
+/// live and over past spans, and pause/resume events.
+///
+/// The board is a board file, chosen as `CMMotionManager` chooses its own (default
+/// `boards/sim-mpu-9250.board`; `boards/sim-walker.board` simulates someone walking). Every
+/// pedometer of one board file in a process shares the board's engine and its count: the board
+/// counts from the moment the first pedometer of it is created until the last one is released,
+/// and `queryPedometerData(from:to:)` and `startUpdates(from:)` answer from what it counted
+/// since then (kept in memory; Core Motion keeps seven days). Steps need an accelerometer,
+/// floors a barometer.
+///
+/// Live updates come as Core Motion's do: one at once, then about every 2.5 s while the user
+/// walks, none while they are still; each is cumulative from the start date. Thread-safe.
+public final class CMPedometer: Sendable, CustomStringConvertible {
+    /// The board file, resolved (absolute).
+    public let boardPath: String
+    /// Why the board file could not be loaded: nothing is then available, and every handler
+    /// gets this error.
+    public let boardError: CMError?
+    /// The serial queue every handler of this pedometer runs on.
+    public let handlerQueue: OperationQueue
+    /// The board's pedometer, subscriptions and latest update, shared with the C API.
+    package let core: PedometerCore
+
+    /// A pedometer of the board file at `board` (resolved as `CMMotionManager(board:)` does).
+    /// Brings the board up and starts counting.
+    public init(board: String = CMMotionManager.defaultBoardPath) {
+        core = PedometerCore(board: board)
+        boardPath = core.boardPath
+        boardError = core.boardError.map(CMError.init)
+        handlerQueue = OperationQueue()
+        handlerQueue.maxConcurrentOperationCount = 1
+        handlerQueue.name = "CMPedometer"
+    }
+
+    public var description: String { "CMPedometer(\(core.summary))" }
+
+    // MARK: Availability (Core Motion's class methods: the default board)
+
+    public class func isStepCountingAvailable() -> Bool { PedometerCore.isStepCountingAvailable(board: CMMotionManager.defaultBoardPath) }
+    /// Distance comes from the steps (a stride model): available with step counting.
+    public class func isDistanceAvailable() -> Bool { isStepCountingAvailable() }
+    public class func isFloorCountingAvailable() -> Bool { PedometerCore.isFloorCountingAvailable(board: CMMotionManager.defaultBoardPath) }
+    public class func isPaceAvailable() -> Bool { isStepCountingAvailable() }
+    public class func isCadenceAvailable() -> Bool { isStepCountingAvailable() }
+    public class func isPedometerEventTrackingAvailable() -> Bool { isStepCountingAvailable() }
+
+    /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).
+    public class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
+
+    // MARK: Availability on this pedometer's board
+
+    public var isStepCountingAvailable: Bool { core.isStepCountingAvailable }
+    public var isDistanceAvailable: Bool { core.isStepCountingAvailable }
+    public var isFloorCountingAvailable: Bool { core.isFloorCountingAvailable }
+    public var isPaceAvailable: Bool { core.isStepCountingAvailable }
+    public var isCadenceAvailable: Bool { core.isStepCountingAvailable }
+    public var isPedometerEventTrackingAvailable: Bool { core.isStepCountingAvailable }
+
+    // MARK: Live updates
+
+    /// Calls `handler` with what was counted from `start` to now: once at once, then about
+    /// every 2.5 s while the user walks. A board without an accelerometer or barometer, or one
+    /// that cannot be brought up or stops, gives one call with nil data and a `CMError`.
+    public func startUpdates(from start: Date, withHandler handler: @escaping CMPedometerHandler) {
+        let from = start.engineNanoseconds
+        startPush(handler: handler,
+                  start: { deliver throws(MotionManagerError) in try core.startUpdates(from: from, deliver: deliver) },
+                  convert: { if case .update(let values) = $0 { CMPedometerData(values) } else { nil } })
+    }
+
+    /// Stops live updates: handlers not yet run are skipped.
+    public func stopUpdates() { core.stopUpdates() }
+
+    // MARK: Queries
+
+    /// Calls `handler` (on `handlerQueue`) with what was counted from `start` to `end`, from
+    /// what the board counted since its first pedometer was created. Ranges that tile a span add
+    /// up to the span (a step belongs to the range holding its time, `end` excluded).
+    public func queryPedometerData(from start: Date, to end: Date, withHandler handler: @escaping CMPedometerHandler) {
+        let answer: Result<CMPedometerData, CMError>
+        do {
+            answer = .success(CMPedometerData(try core.query(from: start.engineNanoseconds, to: end.engineNanoseconds)))
+        } catch {
+            answer = .failure(CMError(error))
+        }
+        handlerQueue.addOperation {
+            switch answer {
+            case .success(let data): handler(data, nil)
+            case .failure(let error): handler(nil, error)
+            }
+        }
+    }
+
+    // MARK: Events
+
+    /// Calls `handler` with each pause and resume of walking, within about a second of it.
+    public func startEventUpdates(handler: @escaping CMPedometerEventHandler) {
+        startPush(handler: handler,
+                  start: { deliver throws(MotionManagerError) in try core.startEventUpdates(deliver: deliver) },
+                  convert: { if case .event(let event) = $0 { CMPedometerEvent(event) } else { nil } })
+    }
+
+    public func stopEventUpdates() { core.stopEventUpdates() }
+
+    /// Starts a subscription with `start`; each feed `convert` turns into an item, and each
+    /// failure, becomes a `handler` call on `handlerQueue` (skipped once stopped). A start that
+    /// fails is one call with the error.
+    private func startPush<Item: Sendable>(
+        handler: @escaping @Sendable (Item?, (any Error)?) -> Void,
+        start: (@escaping @Sendable (PedometerSubscription, PedometerFeed) -> Void) throws(MotionManagerError) -> Void,
+        convert: @escaping @Sendable (PedometerFeed) -> Item?
+    ) {
+        let queue = handlerQueue
+        do {
+            try start { subscription, feed in
+                // On the engine thread: only queue the work (conversion included).
+                if case .failed(let failure) = feed {
+                    queue.addOperation { if subscription.isLive { handler(nil, CMError(failure)) } }
+                } else {
+                    queue.addOperation { if subscription.isLive, let item = convert(feed) { handler(item, nil) } }
+                }
+            }
+        } catch {
+            queue.addOperation { handler(nil, CMError(error)) }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import FixedPoint
+import Foundation
+import MotionAlgorithms
+import Testing
+
+/// The activity classifier on synthetic trajectories whose activity is known. Each is sampled at
+/// `rate` Hz with seeded noise; the walking detector's verdict (`stepping`, `cadence`) is given
+/// directly, as the pedometer's detector would give it, so these test the classifier alone.
+@Suite struct ActivityClassifierTests {
+    /// One sample of a trajectory: specific force (m/s², device axes) and rotation rate (rad/s).
+    struct Sample {
+        var acceleration: (Double, Double, Double)
+        var rotation: (Double, Double, Double)?
+        var stepping = false
+        var cadence = 0.0
+    }
+
+    /// The estimate after each update, with its delivery time (s).
+    struct Run {
+        var updates: [(time: Double, estimate: MotionActivityEstimate)] = []
+        /// The estimate holding at `time` (s).
+        func flags(at time: Double) -> MotionActivityFlags? { updates.last { $0.time <= time }?.estimate.flags }
+        func everFlags(_ flags: MotionActivityFlags, after start: Double = 0) -> Bool {
+            updates.contains { $0.time >= start && !$0.estimate.flags.isDisjoint(with: flags) }
+        }
+        /// First delivery time at or after `start` whose flags contain `flags`.
+        func firstTime(of flags: MotionActivityFlags, after start: Double = 0) -> Double? {
+            updates.first { $0.time >= start && $0.estimate.flags.contains(flags) }?.time
+        }
+    }
+
+    static func run(seconds: Double, rate: Double = 100, _ trajectory: (Double) -> Sample) -> Run {
+        var classifier = ActivityClassifier()
+        var result = Run()
+        for index in 0..<Int(seconds * rate) {
+            let t = Double(index) / rate
+            let s = trajectory(t)
+            let a = FusionVector(x: Q32_32(s.acceleration.0), y: Q32_32(s.acceleration.1), z: Q32_32(s.acceleration.2))
+            let w = s.rotation.map { FusionVector(x: Q32_32($0.0), y: Q32_32($0.1), z: Q32_32($0.2)) }
+            if classifier.update(acceleration: a, rotationRate: w, timeNanoseconds: Int64(index) * Int64(1e9 / rate),
+                                 stepping: s.stepping, cadence: Q32_32(s.cadence)) {
+                result.updates.append((t, classifier.estimate))
+            }
+        }
+        return result
+    }
+
+    /// Seeded uniform noise in [−0.5, 0.5).
+    struct Noise {
+        var seed: UInt64
+        mutating func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) * 0x1p-53 - 0.5
+        }
+    }
+
+    /// A person walking with the device on the waist: vertical g + A sin(2π f t) (a step per
+    /// cycle), a lateral sway at the stride frequency f/2, a little rotation.
+    static func gait(_ t: Double, frequency: Double, amplitude: Double, noise: inout Noise) -> Sample {
+        let vertical = 9.81 + amplitude * sin(2 * .pi * frequency * t) + 0.1 * noise.next()
+        let lateral = 0.3 * amplitude * sin(.pi * frequency * t) + 0.1 * noise.next()
+        let forward = 0.2 * amplitude * cos(2 * .pi * frequency * t)
+        return Sample(acceleration: (lateral, forward, vertical),
+                      rotation: (0.3 * sin(.pi * frequency * t), 0.2 * cos(.pi * frequency * t), 0.1))
+    }
+
+    @Test func aStillDeviceIsUnknownAtStartThenStationaryWithClimbingConfidence() {
+        var noise = Noise(seed: 1)
+        let run = Self.run(seconds: 30) { _ in
+            Sample(acceleration: (0.02 * noise.next(), 0.02 * noise.next(), 9.81 + 0.02 * noise.next()),
+                   rotation: (0.005 * noise.next(), 0.005 * noise.next(), 0.005 * noise.next()))
+        }
+        #expect(run.updates.first?.time == 0 && run.updates.first?.estimate.flags == .unknown, "unknown right after start")
+        #expect(!run.everFlags(.unknown, after: 0.01), "unknown only at start")
+        let stationary = run.firstTime(of: .stationary) ?? .infinity
+        #expect(stationary <= 2.5, "stationary at \(stationary) s")
+        let confidences = run.updates.filter { $0.estimate.flags == .stationary }.map(\.estimate.confidence)
+        #expect(confidences == [.low, .medium, .high], "\(confidences)")
+        #expect(!run.everFlags([.walking, .running, .automotive, .cycling]))
+    }
+
+    @Test func aWalkAt1_8HzIsWalkingAsSoonAsTheDetectorSaysSo() {
+        var noise = Noise(seed: 2)
+        let run = Self.run(seconds: 25) { t in
+            var s = Self.gait(t, frequency: 1.8, amplitude: 2.5, noise: &noise)
+            s.stepping = t >= 3
+            s.cadence = t >= 3 ? 1.8 : 0
+            return s
+        }
+        let walking = run.firstTime(of: .walking) ?? .infinity
+        #expect(walking >= 3 && walking <= 3.05, "walking at \(walking) s")
+        #expect(run.flags(at: 24.9) == .walking)
+        #expect(!run.everFlags([.running, .automotive, .cycling]))
+        let confidences = run.updates.filter { $0.estimate.flags == .walking }.map(\.estimate.confidence)
+        #expect(confidences == [.low, .medium, .high], "\(confidences)")
+    }
+
+    @Test func aRunAt2_8HzIsRunning() {
+        var noise = Noise(seed: 3)
+        let run = Self.run(seconds: 15) { t in
+            var s = Self.gait(t, frequency: 2.8, amplitude: 8, noise: &noise)
+            s.stepping = t >= 2.5
+            s.cadence = 2.8
+            return s
+        }
+        let running = run.firstTime(of: .running) ?? .infinity
+        #expect(running <= 3, "running at \(running) s (goal: within 3 s of its start)")
+        #expect(run.flags(at: 14.9) == .running)
+    }
+
+    @Test func aFastWalkWithoutAFlightPhaseIsNotRunning() {
+        // 2.5 steps/s (above the 140 steps/min transition cadence) but walking's impacts.
+        var noise = Noise(seed: 4)
+        let run = Self.run(seconds: 15) { t in
+            var s = Self.gait(t, frequency: 2.5, amplitude: 3, noise: &noise)
+            s.stepping = t >= 2.5
+            s.cadence = 2.5
+            return s
+        }
+        #expect(run.flags(at: 14.9) == .walking)
+        #expect(!run.everFlags(.running))
+    }
+
+    @Test func stepsFromADeviceTurnedOverInTheHandAreNoCall() {
+        // Turning about x at 1.5 rad/s: gravity sweeps through y and z; the detector (wrongly)
+        // says stepping. Not carried, so neither walking nor stationary.
+        var noise = Noise(seed: 5)
+        let run = Self.run(seconds: 20) { t in
+            let angle = 1.5 * t
+            return Sample(acceleration: (0.1 * noise.next(), 9.81 * sin(angle) + 1.5 * sin(11 * t), 9.81 * cos(angle)),
+                          rotation: (1.5, 0, 0), stepping: t >= 3, cadence: 1.75)
+        }
+        #expect(!run.everFlags([.walking, .running, .automotive, .cycling], after: 3.5))
+        #expect(run.flags(at: 19.9) == [])
+    }
+
+    /// Road and engine vibration: white noise through a 20 Hz low-pass minus a 5 Hz low-pass
+    /// (first order, as the 5–20 Hz band of ISO 2631's car-seat spectra), `rms` m/s² on each axis
+    /// (about; z twice x and y), at 100 Hz.
+    struct RoadVibration {
+        var noise: Noise
+        var fast = (0.0, 0.0, 0.0), slow = (0.0, 0.0, 0.0)
+        let rms: Double
+
+        mutating func next() -> (Double, Double, Double) {
+            let dt = 0.01
+            func band(_ fast: inout Double, _ slow: inout Double, _ input: Double) -> Double {
+                fast += (input - fast) * min(1, 2 * .pi * 20 * dt)
+                slow += (fast - slow) * min(1, 2 * .pi * 5 * dt)
+                return fast - slow
+            }
+            let scale = 8 * rms  // uniform noise (σ = 0.29) through the band keeps about 1/2.3 of it
+            return (band(&fast.0, &slow.0, scale * noise.next()), band(&fast.1, &slow.1, scale * noise.next()),
+                    band(&fast.2, &slow.2, 2 * scale * noise.next()))
+        }
+    }
+
+    /// A car, documented trajectory: the device lies in a cupholder (gravity on z) at 100 Hz.
+    /// - road and engine vibration (`RoadVibration`), about 0.15 m/s² rms on x, y, 0.3 on z;
+    /// - the body bouncing on its suspension: noise through a 1.3 Hz resonance (damping 0.3),
+    ///   a few tenths of m/s² on z: random, not a rhythm;
+    /// - speed changes: ±1 m/s² along x with a 20 s period; turns: yaw rate ±0.15 rad/s.
+    /// After `driveSeconds` the car waits at a light: idle engine only (a 25 Hz tone, 0.04 m/s²).
+    struct Car {
+        var noise = Noise(seed: 6)
+        var road = RoadVibration(noise: Noise(seed: 60), rms: 0.15)
+        var bounce = 0.0, bounceRate = 0.0
+        let driveSeconds: Double
+
+        mutating func sample(_ t: Double) -> Sample {
+            let dt = 0.01
+            guard t < driveSeconds else {
+                let idle = 0.04 * sin(2 * .pi * 25 * t)
+                return Sample(acceleration: (0.01 * noise.next(), 0.01 * noise.next(), 9.81 + idle), rotation: (0, 0, 0.002))
+            }
+            let v = road.next()
+            // Suspension: x'' = −ω² x − 2ζω x' + noise, ω = 2π · 1.3 Hz.
+            let omega = 2 * .pi * 1.3
+            bounceRate += (-omega * omega * bounce - 2 * 0.3 * omega * bounceRate + 7 * noise.next()) * dt
+            bounce += bounceRate * dt
+            let heave = -omega * omega * bounce  // the bounce's acceleration, m/s²
+            return Sample(acceleration: (sin(2 * .pi * t / 20) + v.0, 0.3 * sin(2 * .pi * t / 7) + v.1, 9.81 + heave + v.2),
+                          rotation: (0.01 * noise.next(), 0.01 * noise.next(), 0.15 * sin(2 * .pi * t / 15)))
+        }
+    }
+
+    @Test func aCarRideIsAutomotiveAndStaysSoAtARedLight() {
+        var car = Car(driveSeconds: 90)
+        let run = Self.run(seconds: 130) { car.sample($0) }
+        let automotive = run.firstTime(of: .automotive) ?? .infinity
+        #expect(automotive >= 25 && automotive <= 45, "automotive at \(automotive) s (needs 30 s of evidence)")
+        // Driving, the device may also read as stationary (it lies still in the holder; only
+        // the vibration moves it), as Core Motion allows; automotive is what matters.
+        #expect(run.flags(at: 89)?.contains(.automotive) == true)
+        #expect(run.flags(at: 125) == [.automotive, .stationary], "at the light: \(String(describing: run.flags(at: 125)))")
+        #expect(!run.everFlags([.walking, .running, .cycling]))
+    }
+
+    /// A bicycle, documented trajectory: the device in a jersey's back pocket (upright, leaning
+    /// forward 30°: gravity on y and z), pedalling at 80 rpm (1.33 Hz), at 100 Hz:
+    /// - the torso sways sideways once per revolution (±0.8 m/s² on x) and bobs twice per
+    ///   revolution (±0.4 m/s² along y), rolling ±0.15 rad/s;
+    /// - road vibration through frame and saddle (`RoadVibration`, about 0.15 / 0.3 m/s² rms).
+    @Test func pedallingWithASteadyDeviceIsCycling() {
+        var road = RoadVibration(noise: Noise(seed: 9), rms: 0.15)
+        let cadence = 80.0 / 60
+        let run = Self.run(seconds: 60) { t in
+            let v = road.next()
+            let sway = 0.8 * sin(2 * .pi * cadence * t), bob = 0.4 * sin(4 * .pi * cadence * t)
+            return Sample(acceleration: (sway + v.0, 9.81 * cos(.pi / 6) + bob + v.1, 9.81 * sin(.pi / 6) + v.2),
+                          rotation: (0.05 * sin(4 * .pi * cadence * t), 0.02, 0.15 * cos(2 * .pi * cadence * t)))
+        }
+        let cycling = run.firstTime(of: .cycling) ?? .infinity
+        #expect(cycling >= 15 && cycling <= 35, "cycling at \(cycling) s (needs 20 s of evidence)")
+        #expect(run.flags(at: 59) == .cycling)
+        #expect(!run.everFlags([.walking, .running, .automotive]))
+    }
+
+    @Test func aWalkTheDetectorMissesIsNeverAVehicle() {
+        // The same gait with `stepping` false throughout (a detector miss): heel strikes rule
+        // out a bicycle and the rhythm rules out a car.
+        var noise = Noise(seed: 7)
+        let run = Self.run(seconds: 120) { Self.gait($0, frequency: 1.8, amplitude: 2.5, noise: &noise) }
+        #expect(!run.everFlags(.vehicle))
+    }
+
+    @Test func aNoisySensorOnATableIsStationaryNotACar() {
+        // 0.07 m/s² white noise at 286 Hz (BROAD's IMU at rest): sensor noise is not road vibration.
+        var noise = Noise(seed: 8)
+        let run = Self.run(seconds: 90, rate: 2000.0 / 7) { _ in
+            Sample(acceleration: (0.25 * noise.next(), 0.25 * noise.next(), 9.81 + 0.25 * noise.next()),
+                   rotation: (0.01 * noise.next(), 0.01 * noise.next(), 0.01 * noise.next()))
+        }
+        #expect(run.flags(at: 89) == .stationary)
+        #expect(!run.everFlags(.vehicle))
+    }
+}

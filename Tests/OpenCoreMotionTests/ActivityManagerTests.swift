@@ -1,0 +1,144 @@
+import Foundation
+import OpenCoreMotion
+import Synchronization
+import TestSupport
+import Testing
+
+/// What an activity handler received, each with the wall-clock time it arrived (nil: a failure).
+final class ActivityArrivals: Sendable {
+    private let items = Mutex<[(activity: CMMotionActivity?, arrived: Date)]>([])
+
+    func handle(_ activity: CMMotionActivity?) { items.withLock { $0.append((activity, Date())) } }
+
+    var received: [(activity: CMMotionActivity?, arrived: Date)] { items.withLock { $0 } }
+    var activities: [CMMotionActivity] { received.compactMap(\.activity) }
+}
+
+/// A board file of its own in a fresh temporary folder: its own engine in this process (the
+/// process keeps one engine per board file), so its board time starts when the first activity
+/// manager of it brings it up, whichever other test runs the shared `boards/` files.
+func privateBoard(_ name: String, _ contents: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocm-activity-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent(name).path
+    try contents.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// `boards/sim-walker.board` (`synthetic:walk`) as a private board: from the moment it is
+/// brought up, 2 s still, 18 steps in 10 s, 6 s still, then walking again (an 18 s cycle).
+func privateWalker() throws -> String {
+    try privateBoard("walker.board", String(contentsOfFile: board("sim-walker.board"), encoding: .utf8))
+}
+
+/// `CMMotionActivityManager` live on a private simulated walker. Timing bounds are generous:
+/// the board runs in real time on a shared machine.
+@Suite(.serialized) struct ActivityManagerTests {
+    @Test func availabilityAndErrorsFollowTheBoardsChips() async throws {
+        #expect(CMMotionActivityManager.isActivityAvailable(), "the default board, the simulated MPU-9250, has an accelerometer")
+        #expect(CMMotionActivityManager.authorizationStatus() == .authorized)
+
+        // A barometer alone: no activity; every call says so with Core Motion's code.
+        let barometerOnly = try privateBoard("barometer.board", """
+            board = barometer only
+            [chip barometer]
+            driver = bmp280
+            bus = emulated
+            address = 0x76
+            """)
+        let manager = CMMotionActivityManager(board: barometerOnly)
+        #expect(manager.boardError == nil && !manager.isActivityAvailable)
+        let queue = serialQueue()
+        let updates = ActivityArrivals()
+        manager.startActivityUpdates(to: queue, withHandler: updates.handle)
+        let answers = Received<[CMMotionActivity]>()
+        manager.queryActivityStarting(from: Date().addingTimeInterval(-60), to: Date(), to: queue, withHandler: answers.handle)
+        try await drain(queue)
+        #expect(updates.received.count == 1 && updates.activities.isEmpty, "one call, with nil")
+        let error = try #require(manager.updatesError)
+        #expect(error.code == .motionActivityNotAvailable && error.message.contains("no accelerometer"), "\(error)")
+        #expect(error.message.contains("bmp280"), "names the chips: \(error)")
+        #expect((answers.failures.first as? CMError)?.code == .motionActivityNotAvailable && answers.data.isEmpty)
+
+        // A board file that cannot be loaded.
+        let missing = CMMotionActivityManager(board: "/nonexistent/walker.board")
+        #expect(!missing.isActivityAvailable && missing.boardError?.code == .motionActivityNotAvailable)
+        #expect(missing.boardError?.message.contains("/nonexistent/walker.board") == true)
+    }
+
+    @Test func liveUpdatesAndQueriesOnASimulatedWalk() async throws {
+        let walker = try privateWalker()
+        let manager = CMMotionActivityManager(board: walker)  // the board comes up: its time 0
+        let start = Date()
+        #expect(manager.isActivityAvailable && manager.boardError == nil)
+        let queue = serialQueue()
+        let updates = ActivityArrivals()
+        manager.startActivityUpdates(to: queue, withHandler: updates.handle)
+
+        // Mid-walk, a second manager of the board gets the current activity at once.
+        try await sleep(until: start.addingTimeInterval(8))
+        let late = CMMotionActivityManager(board: walker)
+        let lateUpdates = ActivityArrivals()
+        late.startActivityUpdates(to: queue, withHandler: lateUpdates.handle)
+
+        // Through the walk (2…12 s) and into the still phase (12…20 s), then stop.
+        try await sleep(until: start.addingTimeInterval(16))
+        manager.stopActivityUpdates()
+        late.stopActivityUpdates()
+        try await drain(queue)
+        let count = updates.received.count
+        try await Task.sleep(for: .seconds(2))  // stationary's confidence climbs at about 16.5 s
+        try await drain(queue)
+        #expect(updates.received.count == count, "nothing after stop")
+
+        let received = updates.received
+        #expect(received.allSatisfy { $0.activity != nil } && manager.updatesError == nil)
+        let activities = updates.activities
+        let seconds = { (date: Date) in date.timeIntervalSince(start) }
+        print("updates", received.map { "\($0.activity?.activityNames ?? "nil") \($0.activity.map { "\($0.confidence)" } ?? "") "
+                + String(format: "since %.2f at %.2f", seconds($0.activity?.startDate ?? start), seconds($0.arrived)) })
+
+        // unknown at once, then stationary (the first 2 s are still), walking, and stationary
+        // again after the walk (with "no call" in between while the last steps fade).
+        let first = try #require(activities.first)
+        #expect(first.unknown && first.confidence == .low && seconds(received[0].arrived) < 1, "\(first)")
+        var names: [String] = []
+        for activity in activities where names.last != activity.activityNames { names.append(activity.activityNames) }
+        let calls = names.filter { $0 != "none" }
+        #expect(calls == ["unknown", "stationary", "walking", "stationary"], "\(names)")
+        // Walking: from the first step (≈ 2.2 s), reported within 5 s of it, confidence
+        // climbing low → medium → high, and never running or a vehicle.
+        let walking = received.filter { $0.activity?.walking == true }
+        let firstWalking = try #require(walking.first)
+        let walkStart = seconds(firstWalking.activity!.startDate)
+        #expect(abs(walkStart - 2.2) < 0.6, "walking since \(walkStart) s")
+        #expect(seconds(firstWalking.arrived) - walkStart < 5, "reported at \(seconds(firstWalking.arrived)) s")
+        #expect(walking.map { $0.activity!.confidence } == [.low, .medium, .high], "\(walking.map { $0.activity!.confidence })")
+        #expect(!activities.contains { $0.running || $0.automotive || $0.cycling })
+        #expect(activities.allSatisfy { $0.startDate.timeIntervalSince1970 <= Date(timeIntervalSinceNow: 0).timeIntervalSince1970 })
+
+        // The late manager's first update: the walk going on, with its start date.
+        let lateFirst = try #require(lateUpdates.activities.first)
+        #expect(lateFirst.walking && abs(seconds(lateFirst.startDate) - walkStart) < 0.01, "\(lateFirst)")
+
+        // Queries: the whole run, smoothed (the still first 2 s is a blip inside `unknown`), and
+        // a slice inside the walk, whose one record starts before it.
+        let answers = Received<[CMMotionActivity]>()
+        manager.queryActivityStarting(from: start, to: Date(), to: queue, withHandler: answers.handle)
+        manager.queryActivityStarting(from: start.addingTimeInterval(5), to: start.addingTimeInterval(8), to: queue, withHandler: answers.handle)
+        manager.queryActivityStarting(from: Date(), to: start, to: queue, withHandler: answers.handle)
+        try await drain(queue)
+        #expect(answers.data.count == 2)
+        let whole = try #require(answers.data.first)
+        print("history", whole.map { "\($0.activityNames) \($0.confidence) " + String(format: "since %.2f", seconds($0.startDate)) })
+        #expect(whole.map(\.activityNames) == ["unknown", "walking", "stationary"], "\(whole)")
+        if whole.count == 3 {
+            #expect(abs(seconds(whole[1].startDate) - walkStart) < 0.01 && whole[1].confidence == .high)
+            #expect(abs(seconds(whole[2].startDate) - 12) < 1, "the walk ends with its last step, ≈ 11.7 s: \(whole[2])")
+        }
+        let slice = try #require(answers.data.last)
+        #expect(slice.count == 1 && slice.first?.walking == true && (slice.first?.startDate ?? .distantFuture) < start.addingTimeInterval(5))
+        let error = try #require(answers.failures.first as? CMError)
+        #expect(error.code == .invalidParameter && error.message.contains("earlier date first"), "\(error)")
+    }
+}

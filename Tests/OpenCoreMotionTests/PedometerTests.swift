@@ -1,0 +1,158 @@
+import Foundation
+import OpenCoreMotion
+import Synchronization
+import Testing
+
+/// What a pedometer handler received, each with the wall-clock time it arrived.
+final class Arrivals<Item: Sendable>: Sendable {
+    private let items = Mutex<[(item: Item, arrived: Date)]>([])
+    private let errors = Mutex<[any Error]>([])
+
+    func handle(_ item: Item?, _ error: (any Error)?) {
+        if let item { items.withLock { $0.append((item, Date())) } }
+        if let error { errors.withLock { $0.append(error) } }
+    }
+
+    var received: [(item: Item, arrived: Date)] { items.withLock { $0 } }
+    var failures: [any Error] { errors.withLock { $0 } }
+}
+
+/// Sleeps until `date` (wall clock).
+func sleep(until date: Date) async throws {
+    try await Task.sleep(for: .seconds(max(0, date.timeIntervalSinceNow)))
+}
+
+/// `CMPedometer` live on `boards/sim-walker.board` (`synthetic:walk`): from the moment the
+/// board is brought up, 2 s still, 18 steps in 10 s, 6 s still, then walking again (an 18 s
+/// cycle). Timing bounds are generous: the board runs in real time on a shared machine.
+@Suite(.serialized) struct PedometerTests {
+    @Test func availabilityFollowsTheBoardsChips() {
+        let walker = CMPedometer(board: board("sim-walker.board"))
+        #expect(walker.boardError == nil)
+        #expect(walker.isStepCountingAvailable && walker.isDistanceAvailable && walker.isPaceAvailable && walker.isCadenceAvailable)
+        #expect(walker.isPedometerEventTrackingAvailable && walker.isFloorCountingAvailable)
+        // No barometer, no floors. (Not the simulated MPU-9250: a pedometer brings its board up,
+        // and the motion manager's tests expect to start that board's recording from its start.)
+        let lsm6dsox = CMPedometer(board: board("sim-lsm6dsox-lis3mdl.board"))
+        #expect(lsm6dsox.isStepCountingAvailable && !lsm6dsox.isFloorCountingAvailable)
+        // The class methods answer for the default board, the simulated MPU-9250: no barometer.
+        #expect(CMPedometer.isStepCountingAvailable() && CMPedometer.isDistanceAvailable() && CMPedometer.isCadenceAvailable())
+        #expect(CMPedometer.isPaceAvailable() && CMPedometer.isPedometerEventTrackingAvailable() && !CMPedometer.isFloorCountingAvailable())
+        #expect(CMPedometer.authorizationStatus() == .authorized)
+    }
+
+    @Test func queriesWithoutABarometerHaveNoFloorsAndBadRangesAreErrors() async throws {
+        let pedometer = CMPedometer(board: board("sim-lsm6dsox-lis3mdl.board"))
+        let now = Date()
+        let answers = Arrivals<CMPedometerData>()
+        pedometer.queryPedometerData(from: now.addingTimeInterval(-60), to: now, withHandler: answers.handle)
+        pedometer.queryPedometerData(from: now, to: now.addingTimeInterval(-60), withHandler: answers.handle)
+        try await drain(pedometer.handlerQueue)
+        let data = try #require(answers.received.first?.item)
+        #expect(data.floorsAscended == nil && data.floorsDescended == nil && data.currentCadence == nil && data.currentPace == nil)
+        #expect(data.distance != nil && abs(data.startDate.timeIntervalSince(now) + 60) < 0.001, "\(data)")
+        let error = try #require(answers.failures.first as? CMError)
+        #expect(error.code == .invalidParameter && error.message.contains("after its end"), "\(error)")
+    }
+
+    @Test func aBoardFileThatCannotBeLoadedIsAnErrorForEveryHandler() async throws {
+        let pedometer = CMPedometer(board: "/nonexistent/walker.board")
+        #expect(!pedometer.isStepCountingAvailable && pedometer.boardError?.message.contains("/nonexistent/walker.board") == true)
+        let updates = Arrivals<CMPedometerData>()
+        let events = Arrivals<CMPedometerEvent>()
+        pedometer.startUpdates(from: Date(), withHandler: updates.handle)
+        pedometer.startEventUpdates(handler: events.handle)
+        pedometer.queryPedometerData(from: .distantPast, to: Date(), withHandler: updates.handle)
+        try await drain(pedometer.handlerQueue)
+        #expect(updates.received.isEmpty && events.received.isEmpty)
+        #expect(updates.failures.count == 2 && events.failures.count == 1)
+        #expect(updates.failures.allSatisfy { ($0 as? CMError)?.code == .notAvailable })
+    }
+
+    @Test func liveUpdatesEventsAndQueriesOnASimulatedWalk() async throws {
+        let pedometer = CMPedometer(board: board("sim-walker.board"))  // the board comes up: its time 0
+        let start = Date()
+        let updates = Arrivals<CMPedometerData>()
+        let events = Arrivals<CMPedometerEvent>()
+        pedometer.startEventUpdates(handler: events.handle)
+        pedometer.startUpdates(from: start, withHandler: updates.handle)
+
+        // At 15 s, after the first bout: a second pedometer's updates from the same start get
+        // the bout from the board's history in their first update.
+        try await sleep(until: start.addingTimeInterval(15))
+        let late = CMPedometer(board: board("sim-walker.board"))
+        let lateUpdates = Arrivals<CMPedometerData>()
+        late.startUpdates(from: start, withHandler: lateUpdates.handle)
+
+        // Through the still phase (12…20 s) and into the next bout, then stop.
+        try await sleep(until: start.addingTimeInterval(22))
+        pedometer.stopUpdates()
+        pedometer.stopEventUpdates()
+        late.stopUpdates()
+        try await drain(pedometer.handlerQueue)
+        let (updateCount, eventCount) = (updates.received.count, events.received.count)
+        try await Task.sleep(for: .seconds(3))  // walking: updates would come
+        try await drain(pedometer.handlerQueue)
+        #expect(updates.received.count == updateCount && events.received.count == eventCount, "nothing after stop")
+
+        #expect(updates.failures.isEmpty && events.failures.isEmpty && lateUpdates.failures.isEmpty)
+        let received = updates.received
+        let seconds = received.map { $0.item.endDate.timeIntervalSince(start) }
+        let steps = received.map { $0.item.numberOfSteps.intValue }
+        print("updates at", seconds.map { String(format: "%.2f", $0) }, "steps", steps)
+        print("events", events.received.map { "\($0.item.type == .pause ? "pause" : "resume") \(String(format: "%.2f", $0.item.date.timeIntervalSince(start)))" })
+
+        // One at once, still standing: no steps, no cadence; floors 0 (a barometer), not nil.
+        let first = try #require(received.first?.item)
+        #expect(seconds[0] < 1, "first update at \(seconds[0]) s")
+        #expect(first.numberOfSteps == 0 && first.currentCadence == nil && first.floorsAscended == 0)
+        #expect(abs(first.startDate.timeIntervalSince(start)) < 0.001, "dates go through the engine's clock and back")
+        // Cumulative, and never closer than Core Motion's 2.5 s.
+        #expect(zip(steps, steps.dropFirst()).allSatisfy { $0 <= $1 }, "\(steps)")
+        let gaps = zip(seconds, seconds.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 > 2.4 }, "\(gaps)")
+        // While walking (4…13 s) about every 2.5 s; none while still (a gap over 4 s in 12…22 s).
+        let walking = zip(seconds, gaps).filter { $0.0 > 4 && $0.0 + $0.1 < 13 }.map(\.1)
+        #expect(walking.count >= 2 && walking.allSatisfy { $0 < 3.5 }, "\(gaps)")
+        #expect(zip(seconds, gaps).contains { $0.0 > 10 && $0.0 < 22 && $0.1 > 4 }, "\(seconds)")
+        // The first bout: 18 steps at 1.8 steps/s, about 0.7 m each (1.70 m tall by default).
+        let bout = try #require(received.last { $0.item.endDate.timeIntervalSince(start) < 19 }?.item)
+        #expect((16...20).contains(bout.numberOfSteps.intValue), "\(bout)")
+        let stepLength = (bout.distance?.doubleValue ?? 0) / bout.numberOfSteps.doubleValue
+        #expect(stepLength > 0.6 && stepLength < 0.8, "\(stepLength) m")
+        let mid = try #require(received.first { $0.item.currentCadence != nil }?.item)
+        #expect(abs((mid.currentCadence?.doubleValue ?? 0) - 1.8) < 0.3, "\(mid)")
+        #expect(mid.currentPace != nil && mid.averageActivePace != nil)
+
+        // Events: a resume at the first step (≈ 2.1 s), a pause at the last (≈ 11.6 s), a resume
+        // at the next bout's first (≈ 20.1 s), each delivered within about a second.
+        let kinds = events.received.map { ($0.item.type, $0.item.date.timeIntervalSince(start), $0.arrived.timeIntervalSince($0.item.date)) }
+        #expect(kinds.map(\.0) == [.resume, .pause, .resume], "\(kinds)")
+        if kinds.count == 3 {
+            #expect(abs(kinds[0].1 - 2.1) < 0.6 && abs(kinds[1].1 - 11.6) < 0.6 && abs(kinds[2].1 - 20.1) < 0.6, "\(kinds)")
+            #expect(kinds.allSatisfy { $0.2 < 1.5 }, "delivery delays \(kinds.map(\.2))")
+        }
+
+        // The late pedometer's first update already holds the first bout.
+        let lateFirst = try #require(lateUpdates.received.first?.item)
+        #expect(lateFirst.numberOfSteps.intValue >= bout.numberOfSteps.intValue, "\(lateFirst) vs \(bout)")
+
+        // Queries: the whole walk, and 24 slices of it that add up to it.
+        let end = Date()
+        let answers = Arrivals<CMPedometerData>()
+        pedometer.queryPedometerData(from: start, to: end, withHandler: answers.handle)
+        let slice = end.timeIntervalSince(start) / 24
+        for index in 0..<24 {
+            pedometer.queryPedometerData(from: start.addingTimeInterval(Double(index) * slice),
+                                         to: index == 23 ? end : start.addingTimeInterval(Double(index + 1) * slice), withHandler: answers.handle)
+        }
+        try await drain(pedometer.handlerQueue)
+        #expect(answers.failures.isEmpty && answers.received.count == 25)
+        let whole = try #require(answers.received.first?.item)
+        let slices = answers.received.dropFirst().map(\.item)
+        #expect(whole.numberOfSteps.intValue >= steps.last ?? 0 && whole.currentCadence == nil && whole.currentPace == nil)
+        #expect(slices.map(\.numberOfSteps.intValue).reduce(0, +) == whole.numberOfSteps.intValue)
+        #expect(abs(slices.map { $0.distance?.doubleValue ?? 0 }.reduce(0, +) - (whole.distance?.doubleValue ?? 0)) < 1e-6)
+        #expect(slices.map { $0.floorsAscended?.intValue ?? -1 }.reduce(0, +) == 0)
+    }
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Motion activity (issue 7) on every data set, in one table.
+
+    python3 tools/benchmarks/activity.py --motionctl .build/release/motionctl \
+        --datasets ../shared/datasets [--out /tmp/activity-bench] [--jobs 2] [--only NAME ...] [--all-pedestrian]
+
+Replays each data set with `motionctl replay` (../shared/eval/replay_dataset.py), scores its
+`activity.csv` with ../shared/eval/score_activity.py and prints per data set: accuracy,
+balanced accuracy, per-class recall, the confusion matrix (seconds), median walking-detection
+latency (all episodes, and cold starts), missed walks, false automotive/cycling calls, and ns
+per sample (`motionctl bench-activity` on a few trials, recording in memory, I/O excluded;
+readings of every sensor counted).
+
+Labels: `uci_hapt_raw` and `broad` carry activity segments. `oxford_step_counter` and
+`ipol_gait_steps` carry only step truth, so their walking segments are derived here: every run
+of ≥ 4 true steps with gaps ≤ 2.5 s is `walking` from its first to its last step (nothing else is
+scored there). The derived labels go into OUT/NAME.labels/ beside links to the recordings.
+
+`--all-pedestrian` also replays the data sets without activity labels (`phone_attitude`,
+`floors_stairs_lift_bangle`) and counts automotive/cycling calls there: they must be 0.
+"""
+import argparse, csv, json, os, pathlib, statistics, subprocess, sys
+
+SCORED = ["uci_hapt_raw", "oxford_step_counter", "ipol_gait_steps", "broad"]
+DERIVED = {"oxford_step_counter", "ipol_gait_steps"}
+UNLABELLED = ["phone_attitude", "floors_stairs_lift_bangle"]
+SIDECARS = (".truth.csv.gz", ".phone.csv.gz")
+
+
+def summary(output):
+    for line in reversed(output.splitlines()):
+        if line.startswith("SUMMARY "):
+            return json.loads(line[len("SUMMARY "):])
+    raise RuntimeError("scorer printed no SUMMARY line:\n" + output[-2000:])
+
+
+def walking_segments(step_times, max_gap=2.5, min_steps=4):
+    segments, run = [], []
+    for t in sorted(step_times):
+        if run and t - run[-1] > max_gap:
+            if len(run) >= min_steps:
+                segments.append({"start": run[0], "end": run[-1], "label": "walking"})
+            run = []
+        run.append(t)
+    if len(run) >= min_steps:
+        segments.append({"start": run[0], "end": run[-1], "label": "walking"})
+    return segments
+
+
+def derived_labels(dataset, folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    for recording in sorted(dataset.glob("*.csv.gz")):
+        if recording.name.endswith(SIDECARS):
+            continue
+        name = recording.name[: -len(".csv.gz")]
+        labels = json.loads((dataset / (name + ".json")).read_text())
+        labels["activity"] = walking_segments(labels.get("step_times", []))
+        (folder / (name + ".json")).write_text(json.dumps(labels))
+        link = folder / recording.name
+        if not link.exists():
+            link.symlink_to(recording.resolve())
+    return folder
+
+
+def replay(eval_dir, motionctl, dataset, out, jobs):
+    done = subprocess.run([sys.executable, str(eval_dir / "replay_dataset.py"), "--motionctl", motionctl,
+                           "--dataset", str(dataset), "--out", str(out), "--jobs", jobs], capture_output=True, text=True)
+    if done.returncode != 0:
+        # Scored anyway: the scorer counts a trial without activity.csv as FAILED, never skipped.
+        failed = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
+        print(f"warning: {dataset.name}: {len(failed)} replays failed: {', '.join(f.split()[1] for f in failed)}", file=sys.stderr)
+
+
+def ns_per_sample(motionctl, dataset, trials=3):
+    recordings = sorted(p for p in dataset.glob("*.csv.gz") if not p.name.endswith(SIDECARS))
+    step = max(1, len(recordings) // trials)
+    values = []
+    for recording in recordings[::step][:trials]:
+        out = subprocess.run([motionctl, "bench-activity", str(recording), "--seconds", "0.3"], capture_output=True, text=True, check=True).stdout
+        values.append(float(out.split("ns per sample:")[1].split()[0]))
+    return statistics.median(values)
+
+
+def vehicle_calls(out):
+    calls = 0
+    for path in sorted(out.glob("*/activity.csv")):
+        previous = None
+        with open(path) as f:
+            for row in csv.DictReader(f):
+                vehicle = row["automotive"] == "1" or row["cycling"] == "1"
+                if vehicle and not previous:
+                    calls += 1
+                previous = vehicle
+    return calls
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--motionctl", required=True)
+    parser.add_argument("--datasets", required=True, type=pathlib.Path)
+    parser.add_argument("--out", default="/tmp/activity-bench", type=pathlib.Path)
+    parser.add_argument("--jobs", default="2")
+    parser.add_argument("--only", nargs="*", help="data set names (default: the four scored ones)")
+    parser.add_argument("--all-pedestrian", action="store_true", help="also count vehicle calls on the unlabelled pedestrian sets")
+    args = parser.parse_args()
+    eval_dir = args.datasets.resolve().parent / "eval"
+    rows, confusions = [], []
+    for name in SCORED:
+        dataset = args.datasets / name
+        if not dataset.is_dir() or (args.only and name not in args.only):
+            continue
+        out = args.out / name
+        replay(eval_dir, args.motionctl, dataset, out, args.jobs)
+        labels = derived_labels(dataset, args.out / (name + ".labels")) if name in DERIVED else dataset
+        scored = subprocess.run([sys.executable, str(eval_dir / "score_activity.py"), "--dataset", str(labels), "--outputs", str(out)],
+                                capture_output=True, text=True)
+        (args.out / (name + ".report.txt")).write_text(scored.stdout + scored.stderr)
+        s = summary(scored.stdout)
+        rows.append({"data set": name, "trials": s["trials"], "failed": s["failed"], "accuracy": s["accuracy"],
+                     "balanced accuracy": s["balanced_accuracy"],
+                     "recall": ", ".join(f"{k} {v:.3f}" for k, v in s["per_class_recall"].items()),
+                     "walk latency s": s["median_walking_latency_s"], "cold latency s": s["median_cold_walking_latency_s"],
+                     "walks/missed": f"{s['walking_episodes']}/{s['walking_missed']}",
+                     "false vehicle": s["false_vehicle_calls"], "ns/sample": round(ns_per_sample(args.motionctl, dataset), 1)})
+        confusions.append((name, s["confusion_s"]))
+    if args.all_pedestrian:
+        for name in UNLABELLED:
+            dataset = args.datasets / name
+            if not dataset.is_dir():
+                continue
+            out = args.out / name
+            replay(eval_dir, args.motionctl, dataset, out, args.jobs)
+            rows.append({"data set": name, "false vehicle": vehicle_calls(out), "ns/sample": round(ns_per_sample(args.motionctl, dataset), 1)})
+    columns = ["data set", "trials", "failed", "accuracy", "balanced accuracy", "walk latency s", "cold latency s", "walks/missed",
+               "false vehicle", "ns/sample", "recall"]
+    cell = lambda v: "–" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    for row in rows:
+        print("| " + " | ".join(cell(row.get(c)) for c in columns) + " |")
+    predicted = ["walking", "running", "automotive", "cycling", "stationary", "unknown", "none", "failed"]
+    for name, confusion in confusions:
+        print(f"\n{name}: confusion (seconds; rows = truth, columns = predicted)")
+        print(f"{'':12s}" + "".join(f"{p:>11s}" for p in predicted))
+        for truth, row in confusion.items():
+            print(f"{truth:12s}" + "".join(f"{row.get(p, 0.0):11.1f}" for p in predicted))
+    print(f"\nper-trial reports: {args.out}/NAME.report.txt")
+
+
+if __name__ == "__main__":
+    main()

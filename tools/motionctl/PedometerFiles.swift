@@ -1,0 +1,96 @@
+import Foundation
+import MotionAlgorithms
+import MotionEngine
+import Recordings
+
+/// The pedometer's replay outputs (../shared/specs/replay-outputs.md): `steps.csv`,
+/// `pedometer_updates.csv` (the live updates a CMPedometer handler would have received),
+/// `pedometer_events.csv`, `altitude.csv` and, at the end, `pedometer.json`.
+final class PedometerFiles {
+    private let folder: String
+    private let steps: OutputFile
+    private let updates: OutputFile
+    private let events: OutputFile
+    private let altitude: OutputFile
+    private var schedule = PedometerUpdateSchedule()
+    private var start: Int64?
+
+    init(folder: String) throws {
+        self.folder = folder
+        steps = try OutputFile(folder: folder, name: "steps.csv", header: "t")
+        updates = try OutputFile(folder: folder, name: "pedometer_updates.csv",
+                                 header: "t,number_of_steps,distance,floors_ascended,floors_descended,current_pace,current_cadence,average_active_pace")
+        events = try OutputFile(folder: folder, name: "pedometer_events.csv", header: "t,type,delivered_t")
+        altitude = try OutputFile(folder: folder, name: "altitude.csv", header: "t,relative_altitude,pressure")
+    }
+
+    /// One reading through the stage, its outputs written; then the live update if one is due.
+    func process(_ reading: SensorReading, through stage: inout PedometerStage) {
+        let time = reading.timestampNanoseconds
+        if start == nil { start = time }
+        stage.process(reading) { output in
+            switch output {
+            case .step(let at, _): steps.write(TimestampFormatting.format(at))
+            case .floor: break
+            case .event(let event):
+                events.write(TimestampFormatting.format(event.timeNanoseconds) + "," + event.kind.rawValue + ","
+                             + TimestampFormatting.format(event.deliveredNanoseconds))
+            }
+        }
+        if case .pressure(let pressure) = reading.value {
+            altitude.write(TimestampFormatting.format(time) + "," + String(format: "%.3f", stage.relativeAltitude)
+                           + "," + String(format: "%.5f", pressure.doubleValue / 1000))
+        }
+        if schedule.isDue(at: time, steps: stage.numberOfSteps) {
+            updates.write(TimestampFormatting.format(time) + "," + Self.dataFields(stage))
+        }
+    }
+
+    /// Closes the CSV files and writes `pedometer.json` (CMPedometerData over the recording).
+    func finish(_ stage: PedometerStage, end: Int64) throws {
+        for file in [steps, updates, events, altitude] { try file.close() }
+        let text = "{\"start\": \(TimestampFormatting.format(start ?? 0)), \"end\": \(TimestampFormatting.format(end)), "
+            + "\"number_of_steps\": \(stage.numberOfSteps), \"distance\": \(String(format: "%.3f", stage.distanceMeters)), "
+            + "\"floors_ascended\": \(json(stage.floorsAscended)), \"floors_descended\": \(json(stage.floorsDescended)), "
+            + "\"current_pace\": null, \"current_cadence\": null, "
+            + "\"average_active_pace\": \(json(stage.averageActivePace))}\n"
+        try text.write(toFile: (folder as NSString).appendingPathComponent("pedometer.json"), atomically: true, encoding: .utf8)
+    }
+
+    /// number_of_steps … average_active_pace of one update; nil is an empty field.
+    private static func dataFields(_ stage: PedometerStage) -> String {
+        func field(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "" }
+        return "\(stage.numberOfSteps),\(String(format: "%.3f", stage.distanceMeters)),"
+            + "\(stage.floorsAscended.map(String.init) ?? ""),\(stage.floorsDescended.map(String.init) ?? ""),"
+            + "\(field(stage.currentPace)),\(field(stage.currentCadence)),\(field(stage.averageActivePace))"
+    }
+
+    private func json(_ value: Int?) -> String { value.map(String.init) ?? "null" }
+    private func json(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "null" }
+}
+
+/// A CSV file written line by line, with errors that name it.
+final class OutputFile {
+    let path: String
+    private let handle: UnsafeMutablePointer<FILE>
+
+    init(folder: String, name: String, header: String) throws {
+        path = (folder as NSString).appendingPathComponent(name)
+        guard let handle = fopen(path, "w") else {
+            throw OutputError(description: "Could not create \(path): \(String(cString: strerror(errno))). Check that the folder is writable.")
+        }
+        self.handle = handle
+        write(header)
+    }
+
+    func write(_ line: String) {
+        fputs(line, handle)
+        fputc(0x0A, handle)
+    }
+
+    func close() throws {
+        guard ferror(handle) == 0, fclose(handle) == 0 else {
+            throw OutputError(description: "Could not finish writing \(path): \(String(cString: strerror(errno))). Check the free space.")
+        }
+    }
+}
