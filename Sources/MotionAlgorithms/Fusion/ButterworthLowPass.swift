@@ -6,7 +6,7 @@
 /// b₀ = C²/D, b₁ = 2b₀, b₂ = b₀, a₁ = 2(C² − 1)/D, a₂ = (C² − √2 C + 1)/D. Here C is a few
 /// thousandths (f_c = 0.075 Hz at τ = 3 s, dt ≤ 20 ms), so tan C = C + C³/3 to 10⁻¹² and
 /// 1/D = 1 − u + u² − u³ + u⁴ with u = D − 1 to 10⁻¹²: multiplications only, in either number
-/// type.
+/// type. A short time constant at a low rate (u ≥ 0.25) takes the exact tan and 1/D instead.
 struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     typealias Vector = FusionVector<Scalar>
 
@@ -51,16 +51,34 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
 
     private mutating func setInterval(_ dt: Scalar) {
         lastInterval = dt
-        let angle = piCutoff * dt
-        let c = angle + angle * angle * angle * oneThird
+        // A cutoff at or above a quarter of the sample rate (the step detector's 3 Hz on a
+        // 12.5 Hz watch) is held just below it: the bilinear transform has no filter there.
+        let angle = min(piCutoff * dt, maximumAngle)
+        var c = angle + angle * angle * angle * oneThird
+        var u = c * c + squareRootOfTwo * c
+        var inverseD: Scalar
+        if u < seriesLimit {
+            let uSquared = u * u
+            inverseD = Scalar.one - u + uSquared - uSquared * u + uSquared * uSquared
+        } else {
+            // A cutoff near the sample rate: the series no longer converge, so tan = sin / cos
+            // and 1/D = (1/√D)², once per change of interval.
+            let (sine, cosine) = Scalar.sineCosine(angle)
+            let secant = cosine.reciprocalSquareRoot
+            c = sine * secant * secant
+            u = c * c + squareRootOfTwo * c
+            let root = (Scalar.one + u).reciprocalSquareRoot
+            inverseD = root * root
+        }
         let cSquared = c * c
-        let u = cSquared + squareRootOfTwo * c
-        let uSquared = u * u
-        let inverseD = Scalar.one - u + uSquared - uSquared * u + uSquared * uSquared
         b0 = cSquared * inverseD
         a1 = (cSquared - Scalar.one).timesPowerOfTwo(1) * inverseD
         a2 = (cSquared - squareRootOfTwo * c + Scalar.one) * inverseD
     }
 
     private let oneThird = Scalar(1.0 / 3)
+    /// Below u = 0.25 the fifth-order series for 1/D errs by under 10⁻³ (u⁵).
+    private let seriesLimit = Scalar(0.25)
+    /// π f_c dt < 1.2 rad: f_c below 0.38 of the sample rate.
+    private let maximumAngle = Scalar(1.2)
 }
