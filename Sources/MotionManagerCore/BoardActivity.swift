@@ -30,30 +30,26 @@ package final class BoardActivity: Sendable {
         var current: MotionActivityUpdate?
         /// The latest reading's time (ns): the history's "now" for queries.
         var latestNanoseconds: Int64 = .min
-        /// The engine tap while classifying.
-        var tap: ReadingTap?
-        /// Activity managers open on this board.
-        var users = 0
         var subscribers: [Subscriber] = []
     }
 
     private let state = Mutex(State())
+    /// The engine tap while classifying.
+    private let tap: SharedTap
     /// Held by the engine thread while it runs subscriptions' sinks, so that `unsubscribe` can
     /// wait until a sink running now has returned.
     private let delivering = Mutex(())
 
-    private init(board: LiveBoard) { self.board = board }
+    private init(board: LiveBoard) {
+        self.board = board
+        tap = SharedTap(board: board, channels: [.accelerometer, .gyroscope])
+    }
 
-    private static let activities = Mutex<[String: BoardActivity]>([:])
+    private static let activities = PerBoard<BoardActivity>()
 
     /// The process's activity classifier of `board`.
     package static func of(_ board: LiveBoard) -> BoardActivity {
-        activities.withLock { activities in
-            if let existing = activities[board.path] { return existing }
-            let activity = BoardActivity(board: board)
-            activities[board.path] = activity
-            return activity
-        }
+        activities.of(board) { BoardActivity(board: $0) }
     }
 
     // MARK: Users
@@ -62,40 +58,25 @@ package final class BoardActivity: Sendable {
     /// why the board could not be brought up (the manager stays open: `startClassifying` tries
     /// again).
     package func open() throws(MotionManagerError) {
-        state.withLock { $0.users += 1 }
+        tap.addUser()
         try startClassifying()
     }
 
     /// One activity manager less: the last one stops classifying (the history stays).
     package func close() {
-        let tap = state.withLock { state -> ReadingTap? in
-            state.users -= 1
-            guard state.users <= 0 else { return nil }
-            defer { state.tap = nil }
-            return state.tap
-        }
-        if let tap { board.remove(tap) }
+        tap.close()
     }
 
     /// Starts classifying if it is not (the board failed, or could not be brought up before);
     /// returns once the board is up. A new start begins with a new stage: `unknown` until it
     /// has 2 s of data, as after Core Motion's start.
     package func startClassifying() throws(MotionManagerError) {
-        let tap = ReadingTap(channels: [.accelerometer, .gyroscope]) { [self] event in handle(event) }
-        let isNew = state.withLock { state -> Bool in
-            guard state.tap == nil else { return false }
-            state.tap = tap
-            state.stage = ActivityStage()  // the last session's windows are stale
-            state.current = nil
-            return true
-        }
-        guard isNew else { return }
-        do {
-            try board.add(tap)
-        } catch {
-            state.withLock { state in if state.tap === tap { state.tap = nil } }
-            throw error
-        }
+        try tap.start(reset: {
+            state.withLock { state in
+                state.stage = ActivityStage()  // the last session's windows are stale
+                state.current = nil
+            }
+        }, sink: { [self] event in handle(event) })
     }
 
     // MARK: Subscriptions
@@ -134,8 +115,8 @@ package final class BoardActivity: Sendable {
             state.withLock { state in Self.feed(reading, state: &state, into: &feeds) }
         case .failed(let failure):
             // The engine dropped the tap: every subscription hears why and ends.
+            tap.dropped()
             state.withLock { state in
-                state.tap = nil
                 feeds = state.subscribers.map { ($0.subscription, .failed(failure)) }
                 state.subscribers = []
             }

@@ -26,33 +26,27 @@ package final class BoardPedometer: Sendable {
     private struct State {
         var stage = PedometerStage()
         var history = PedometerHistory()
-        /// The engine tap while counting.
-        var tap: ReadingTap?
-        /// Pedometers open on this board.
-        var users = 0
         var subscribers: [Subscriber] = []
     }
 
     private let state = Mutex(State())
+    /// The engine tap while counting.
+    private let tap: SharedTap
     /// Held by the engine thread while it runs subscriptions' sinks, so that `unsubscribe` can
     /// wait until a sink running now has returned.
     private let delivering = Mutex(())
 
     private init(board: LiveBoard) {
         self.board = board
+        tap = SharedTap(board: board, channels: [.accelerometer, .barometer, .thermometer])
         hasBarometer = board.channels.contains(.barometer)
     }
 
-    private static let pedometers = Mutex<[String: BoardPedometer]>([:])
+    private static let pedometers = PerBoard<BoardPedometer>()
 
     /// The process's pedometer of `board`.
     package static func of(_ board: LiveBoard) -> BoardPedometer {
-        pedometers.withLock { pedometers in
-            if let existing = pedometers[board.path] { return existing }
-            let pedometer = BoardPedometer(board: board)
-            pedometers[board.path] = pedometer
-            return pedometer
-        }
+        pedometers.of(board) { BoardPedometer(board: $0) }
     }
 
     // MARK: Users
@@ -60,19 +54,13 @@ package final class BoardPedometer: Sendable {
     /// One more pedometer uses the board: counting starts if it is the first. Throws why the
     /// board could not be brought up (the pedometer stays open: `startCounting` tries again).
     package func open() throws(MotionManagerError) {
-        state.withLock { $0.users += 1 }
+        tap.addUser()
         try startCounting()
     }
 
     /// One pedometer less: the last one stops counting (the history stays).
     package func close() {
-        let tap = state.withLock { state -> ReadingTap? in
-            state.users -= 1
-            guard state.users <= 0 else { return nil }
-            defer { state.tap = nil }
-            return state.tap
-        }
-        if let tap { board.remove(tap) }
+        tap.close()
     }
 
     /// Starts counting if it is not (the board failed, or could not be brought up before);
@@ -82,20 +70,9 @@ package final class BoardPedometer: Sendable {
         // so a new calibration applies from the next one.
         let profile: PedometerProfile
         do { profile = try PedometerProfile.load() } catch { throw MotionManagerError(.invalidParameter, error.description) }
-        let tap = ReadingTap(channels: [.accelerometer, .barometer, .thermometer]) { [self] event in handle(event) }
-        let isNew = state.withLock { state -> Bool in
-            guard state.tap == nil else { return false }
-            state.tap = tap
-            state.stage = PedometerStage(stride: profile.stride)  // a new bout detector: the last session's is stale
-            return true
-        }
-        guard isNew else { return }
-        do {
-            try board.add(tap)
-        } catch {
-            state.withLock { state in if state.tap === tap { state.tap = nil } }
-            throw error
-        }
+        try tap.start(reset: {
+            state.withLock { $0.stage = PedometerStage(stride: profile.stride) }  // the last session's bout detector is stale
+        }, sink: { [self] event in handle(event) })
     }
 
     // MARK: Subscriptions
@@ -130,8 +107,8 @@ package final class BoardPedometer: Sendable {
             }
         case .failed(let failure):
             // The engine dropped the tap: every subscription hears why and ends.
+            tap.dropped()
             state.withLock { state in
-                state.tap = nil
                 feeds = state.subscribers.map { ($0.subscription, .failed(failure)) }
                 state.subscribers = []
             }
