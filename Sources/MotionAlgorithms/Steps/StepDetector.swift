@@ -73,6 +73,15 @@ public struct StepDetector: Sendable {
     /// Whether a confirmed bout of steps is going on.
     public var isWalking: Bool { walking }
 
+    /// Whether the user is stepping now, by the predictor (for motion activity, which must call
+    /// walking within seconds): moving since the last resume, and either a confirmed bout or a
+    /// carried device that was walking less than 10 s ago (a walker setting off again after a
+    /// stop; a cold start still waits for the bout's confirmation); false from the predicted
+    /// pause on, before the bout's 2 s run out.
+    public var isStepping: Bool {
+        events.isMoving && (walking || (isCarried && lastStep != .min && lastSampleTime - lastStep < 10_000_000_000))
+    }
+
     /// One accelerometer sample (m/s², device axes) at `time`; `output` gets each step credited
     /// by it (a confirmation credits the bout's first steps at once) and each pause or resume.
     public mutating func update(acceleration: FusionVector<Q32_32>, timeNanoseconds time: Int64, output: (Output) -> Void) {

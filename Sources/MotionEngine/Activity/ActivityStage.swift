@@ -9,8 +9,8 @@ import FixedPoint
 /// No allocation per reading; the history of transitions is kept apart (`ActivityHistory`).
 public struct ActivityStage: Sendable {
     private var classifier = ActivityClassifier()
-    /// "Is this walking?": the pedometer's step detector until issue 6's shared walking
-    /// detector lands; swapping it is this line and `stepping` below.
+    /// "Is this walking?": the pedometer's step detector, its walking gate and its pause/resume
+    /// predictor (`StepDetector.isStepping`).
     private var walkingDetector = StepDetector()
     private var cadence = CadenceTracker()
     private var latestRotation: FusionVector<Q32_32>?
@@ -36,12 +36,18 @@ public struct ActivityStage: Sendable {
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
             var firstStep: Int64?, tracker = cadence
             walkingDetector.update(acceleration: acceleration, timeNanoseconds: time) { output in
-                guard case .step(let stepTime) = output else { return }
-                tracker.credit(stepTime)
-                if firstStep == nil { firstStep = stepTime }
+                switch output {
+                case .step(let stepTime):
+                    tracker.credit(stepTime)
+                    if firstStep == nil { firstStep = stepTime }
+                case .resume(let at):
+                    if firstStep == nil { firstStep = at }
+                case .pause:
+                    break
+                }
             }
             cadence = tracker
-            let stepping = walkingDetector.isWalking
+            let stepping = walkingDetector.isStepping
             if stepping, !wasStepping { boutStart = firstStep ?? time }
             wasStepping = stepping
             guard classifier.update(acceleration: acceleration, rotationRate: latestRotation, timeNanoseconds: time,
