@@ -10,7 +10,8 @@ public import FixedPoint
 ///    and running put their step frequency at 1.4–3 Hz), minus its own 1 s average (gravity and
 ///    the carry position's slow changes): the step signal, m/s².
 /// 2. A step candidate is a local maximum of that signal above max(0.5 m/s², 40 % of the recent
-///    peak amplitude), at least 0.25 s after the previous candidate (4 steps/s is a sprint).
+///    peak amplitude; 30 % inside a confirmed bout, where the next step is expected: the weak
+///    steps of a turn), at least 0.25 s after the previous candidate (4 steps/s is a sprint).
 /// 3. Walking is confirmed when the newest `confirmationSteps` candidates come at regular
 ///    intervals (each within 0.25…2 s and within ±40 % of their mean) and the signal repeats
 ///    itself at that rhythm (`GaitPeriodicity` ≥ 0.5); then the bout is credited from its first
@@ -65,6 +66,7 @@ public struct StepDetector: Sendable {
 
     private let minimumThreshold = Q32_32(0.5)
     private let thresholdFraction = Q32_32(0.4)
+    private let boutThresholdFraction = Q32_32(0.3)
     private let minimumInterval: Int64 = 250_000_000
     private let maximumInterval: Int64 = 2_000_000_000
 
@@ -101,7 +103,7 @@ public struct StepDetector: Sendable {
         periodicity.update(signal: signal, timeNanoseconds: time)
         // The recent step amplitude decays with a 5 s time constant when nothing renews it.
         amplitude = amplitude - amplitude * dt * decayRate
-        let threshold = max(minimumThreshold, amplitude * thresholdFraction)
+        let threshold = max(minimumThreshold, amplitude * (walking ? boutThresholdFraction : thresholdFraction))
         events.observe(signal: signal, threshold: threshold, timeNanoseconds: time, output: output)
         if walking, time - lastStep > maximumInterval {
             // The bout is over; a walker's last step, as they slow to a stop, is often too
