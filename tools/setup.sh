@@ -3,8 +3,9 @@
 #
 #   demo  install the missing Debian packages, build, and run the demo on the simulated board
 #   test  install the missing Debian packages, build (debug and release, zero warnings), and run
-#         every test: Swift tests, the Embedded Swift build, the C library, motionctl end to end,
-#         levels 1 (umockdev) and 2 (QEMU) of ../shared/specs/hil-testing.md
+#         every test: Swift tests, the Embedded Swift build, the firmware images under QEMU
+#         (Cortex-M0/M4), the C library, motionctl end to end, levels 1 (umockdev) and 2 (QEMU)
+#         of ../shared/specs/hil-testing.md
 #
 # Works as root or as a user with sudo on Debian 12 / Raspberry Pi OS bookworm. Swift itself is
 # not a Debian package: it is found on PATH, in $SWIFT_BIN, or in /opt/swift/usr/bin.
@@ -29,6 +30,9 @@ if [ "$mode" = test ]; then packages+=(python3-numpy); fi
 # Test only, level 2 (the real kernel under QEMU): tools/test-kernel-qemu.sh adds the kernel
 # headers of the version it finds itself.
 if [ "$mode" = test ]; then packages+=(qemu-system-x86 busybox-static cpio kmod xz-utils make); fi
+# Test only: the firmware image (tools/test-firmware-qemu.sh) is linked with the bare-metal Arm
+# GCC and newlib and runs under QEMU's micro:bit (Cortex-M0) and MPS2 AN386 (Cortex-M4).
+if [ "$mode" = test ]; then packages+=(gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm); fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -85,6 +89,7 @@ stage "debug build, zero warnings" build --build-tests
 stage "release build, zero warnings" build -c release
 stage "Swift tests" swift test --skip-build
 stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
+stage "Firmware under QEMU: Cortex-M0 and M4 images bit-identical to the Linux build" tools/test-firmware-qemu.sh
 stage "C library: install, ldd, C test program" tools/test-c-library.sh
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"

@@ -30,6 +30,12 @@ import Testing
         #expect(records[2].activity.startNanoseconds == 60 * Self.second && records[2].endNanoseconds == 200 * Self.second)
     }
 
+    @Test func aRecordThatLastedNoTimeIsNotHistory() {
+        // A still board: `unknown` at start, then stationary backdated to that same first sample.
+        let history = Self.history([(0, .unknown), (0, .stationary)], end: 30)
+        #expect(Self.summary(history.smoothed()).map(\.1) == [.stationary], "\(Self.summary(history.smoothed()))")
+    }
+
     @Test func aLongStopSplitsTheWalk() {
         let history = Self.history([(0, .stationary), (60, .walking), (120, .stationary), (140, .walking), (200, .stationary)], end: 300)
         #expect(Self.summary(history.smoothed()).map(\.1) == [.stationary, .walking, .stationary, .walking, .stationary])

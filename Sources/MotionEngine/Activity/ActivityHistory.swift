@@ -59,6 +59,9 @@ public struct ActivityHistory: Sendable {
         var records: [Record] = []
         for (index, activity) in transitions.enumerated() {
             let end = index + 1 < transitions.count ? transitions[index + 1].startNanoseconds : max(nowNanoseconds, activity.startNanoseconds)
+            // A record the next one starts at (stationary backdated to the very first sample
+            // replaces the start's `unknown`) lasted no time: not history.
+            guard end > activity.startNanoseconds || index + 1 == transitions.count else { continue }
             records.append(Record(activity: activity, endNanoseconds: end))
         }
         // 1. Short stops inside a walk.

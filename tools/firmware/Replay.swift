@@ -1,0 +1,128 @@
+// The replay the firmware image runs, compiled unchanged for the board (Embedded Swift, armv6m
+// / armv7em) and for the host (the Linux reference): the bundled walk through the pedometer's
+// `StepDetector`, the bundled rotation through `FixedPointAttitudeFilter` (9D), and every
+// output as text, integers only (raw Q32.32 values), so the two can be compared byte for byte.
+// No allocation, no Foundation: it runs from `ocm_replay()`, called by the C `main`.
+import FixedPoint
+import MotionAlgorithms
+
+/// A line at a time to `ocm_write`, from a buffer on the stack.
+struct LineWriter {
+    private var buffer = InlineArray<96, UInt8>(repeating: 0)
+    private var count = 0
+
+    mutating func byte(_ value: UInt8) {
+        if count == buffer.count { flush() }
+        buffer[count] = value
+        count += 1
+        if value == 10 { flush() }
+    }
+
+    mutating func text(_ value: StaticString) {
+        let start = value.utf8Start
+        for index in 0..<value.utf8CodeUnitCount { byte(start[index]) }
+    }
+
+    mutating func int(_ value: Int64) {
+        var digits = InlineArray<20, UInt8>(repeating: 0)
+        var magnitude = value.magnitude  // UInt64: Int64.min too
+        var used = 0
+        repeat {
+            digits[used] = UInt8(truncatingIfNeeded: magnitude % 10) + 48
+            magnitude /= 10
+            used += 1
+        } while magnitude != 0
+        if value < 0 { byte(45) }
+        while used > 0 { used -= 1; byte(digits[used]) }
+    }
+
+    /// " value" for each (no variadic: its array would be the one allocation).
+    mutating func fields(_ a: Int64) { byte(32); int(a) }
+    mutating func fields(_ a: Int64, _ b: Int64) { fields(a); fields(b) }
+    mutating func fields(_ a: Int64, _ b: Int64, _ c: Int64) { fields(a, b); fields(c) }
+    mutating func fields(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64) { fields(a, b); fields(c, d) }
+    mutating func fields(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64, _ e: Int64) { fields(a, b, c, d); fields(e) }
+
+    mutating func end() { byte(10) }
+
+    mutating func flush() {
+        guard count > 0 else { return }
+        withUnsafeBytes(of: &buffer) { raw in
+            ocm_write(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
+        }
+        count = 0
+    }
+}
+
+/// Exactly the double the recording's text parses to (`scaled` is its last decimal place's
+/// integer), then `Q32_32(Double)` as the Linux pipeline converts readings.
+@inline(never)
+func fixed(_ scaled: Int32, _ scale: Double) -> Q32_32 { Q32_32(Double(scaled) / scale) }
+
+func vector(_ samples: UnsafePointer<Int32>, _ scale: Double) -> FusionVector<Q32_32> {
+    FusionVector(x: fixed(samples[0], scale), y: fixed(samples[1], scale), z: fixed(samples[2], scale))
+}
+
+/// Every `StepDetector` output: "step T", "pause T", "resume T" (ns); then the count.
+func replayWalk(_ out: inout LineWriter) {
+    var detector = StepDetector()
+    var steps: Int64 = 0
+    let count = Int(ocm_walk_count)
+    let samples = ocm_walk_samples()!
+    for index in 0..<count {
+        let sample = samples + 4 * index
+        detector.update(acceleration: vector(sample + 1, 10_000), timeNanoseconds: Int64(sample[0]) * 1000) { output in
+            switch output {
+            case .step(let at): steps += 1; out.text("step"); out.fields(at)
+            case .pause(let at): out.text("pause"); out.fields(at)
+            case .resume(let at): out.text("resume"); out.fields(at)
+            }
+            out.end()
+        }
+    }
+    out.text("walk samples"); out.fields(Int64(count)); out.text(" steps"); out.fields(steps); out.end()
+}
+
+/// The 9D filter as `DeviceMotionEstimator` feeds it (acc, then gyr with it, then mag, each
+/// time; dt from the previous sample of the sensor, 0 at the first): "q N W X Y Z", the raw
+/// Q32.32 of the 9D attitude after every `interval`th gyroscope sample; then the final state.
+func replayRotation(_ out: inout LineWriter, interval: Int) {
+    var filter = FixedPointAttitudeFilter()
+    let count = Int(ocm_rotation_count)
+    let samples = ocm_rotation_samples()!
+    var previous: Int64 = 0
+    for index in 0..<count {
+        let sample = samples + 10 * index
+        let time = Int64(sample[0]) * 1000
+        let dt = index == 0 ? Q32_32.zero : Q32_32(nanoseconds: time - previous)
+        previous = time
+        filter.update(gyroscope: vector(sample + 4, 100_000), accelerometer: vector(sample + 1, 10_000), dt: dt)
+        filter.update(magnetometer: vector(sample + 7, 100), dt: dt)
+        if (index + 1) % interval == 0 || index + 1 == count {
+            let q = filter.attitude9D
+            out.text("q"); out.fields(Int64(index + 1), q.w.rawValue, q.x.rawValue, q.y.rawValue, q.z.rawValue); out.end()
+        }
+    }
+    let q = filter.attitude6D, bias = filter.bias, offset = filter.magnetometerOffset
+    out.text("q6d"); out.fields(q.w.rawValue, q.x.rawValue, q.y.rawValue, q.z.rawValue); out.end()
+    out.text("bias"); out.fields(bias.x.rawValue, bias.y.rawValue, bias.z.rawValue); out.end()
+    out.text("heading"); out.fields(filter.headingOffset.rawValue, filter.hasHeading ? 1 : 0); out.end()
+    out.text("magnetometer"); out.fields(offset.x.rawValue, offset.y.rawValue, offset.z.rawValue, Int64(filter.magnetometerAccuracy)); out.end()
+    out.text("rotation samples"); out.fields(Int64(count)); out.end()
+}
+
+/// The whole replay; the C `main` calls it.
+@_cdecl("ocm_replay")
+public func replay() {
+    var out = LineWriter()
+    out.text("ocm-firmware-replay 1"); out.end()
+    // One stage alone (`-D STEPS_ONLY`, `-D FUSION_ONLY`) for its own flash and stack figures.
+    #if !FUSION_ONLY
+    replayWalk(&out)
+    #endif
+    #if !STEPS_ONLY
+    replayRotation(&out, interval: 50)
+    #endif
+    out.text("end"); out.end()
+    out.flush()
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds the replay firmware and its host reference into OUT (default /tmp/ocm-firmware):
+#   OUT/host/replay-host          Linux, the same Swift (FixedPoint, MotionAlgorithms, Replay.swift)
+#   OUT/armv6m/replay.elf         Embedded Swift for armv6m-none-none-eabi, for the micro:bit (Cortex-M0)
+#   OUT/armv7em/replay.elf        Embedded Swift for armv7em-none-none-eabi, for MPS2 AN386 (Cortex-M4)
+# and beside each image replay-steps.elf and replay-fusion.elf: one stage alone (its flash,
+# RAM and stack), from the same modules.
+# Needs swiftc (Swift 6.2+), clang (from the Swift toolchain), python3, and Debian's
+# gcc-arm-none-eabi and libnewlib-arm-none-eabi. Any Swift warning fails.
+# Usage: tools/firmware/build.sh [OUT] [TARGET...]   (targets: host armv6m armv7em; default all)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="${1:-/tmp/ocm-firmware}"
+shift || true
+targets=("$@")
+((${#targets[@]})) || targets=(host armv6m armv7em)
+mkdir -p "$out"
+cd "$root"
+fixed_point=$(find Sources/FixedPoint -name '*.swift' | sort)
+algorithms=$(find Sources/MotionAlgorithms -name '*.swift' | sort)
+
+python3 "$here/make_recording.py" "$out/recording.c" >/dev/null
+
+# swiftc, failing on any warning.
+swift_compile() {
+    local log="$out/swiftc.log"
+    swiftc "$@" >"$log" 2>&1 || { cat "$log"; return 1; }
+    if grep -q "warning:" "$log"; then cat "$log"; return 1; fi
+}
+
+# The Swift modules for one target: FixedPoint, MotionAlgorithms, Replay (objects); then the
+# replay of one stage alone (Replay-steps.o, Replay-fusion.o) unless host.
+swift_modules() {
+    local dir="$1" target="$2"; shift 2
+    swift_compile "$@" -module-name FixedPoint -emit-module -emit-module-path "$dir/FixedPoint.swiftmodule" \
+        -c $fixed_point -o "$dir/FixedPoint.o"
+    swift_compile "$@" -module-name MotionAlgorithms -I "$dir" -emit-module -emit-module-path "$dir/MotionAlgorithms.swiftmodule" \
+        -c $algorithms -o "$dir/MotionAlgorithms.o"
+    swift_compile "$@" -module-name Replay -I "$dir" -import-bridging-header "$here/replay.h" \
+        -c "$here/Replay.swift" -o "$dir/Replay.o"
+    [ "$target" = host ] && return
+    swift_compile "$@" -D STEPS_ONLY -module-name Replay -I "$dir" -import-bridging-header "$here/replay.h" \
+        -c "$here/Replay.swift" -o "$dir/Replay-steps.o"
+    swift_compile "$@" -D FUSION_ONLY -module-name Replay -I "$dir" -import-bridging-header "$here/replay.h" \
+        -c "$here/Replay.swift" -o "$dir/Replay-fusion.o"
+}
+
+for target in "${targets[@]}"; do
+    dir="$out/$target"
+    mkdir -p "$dir"
+    case "$target" in
+        host)
+            swift_modules "$dir" host -O -wmo -parse-as-library
+            clang -O2 -I "$here" -c "$here/host.c" -o "$dir/host.o"
+            clang -O2 -I "$here" -c "$out/recording.c" -o "$dir/recording.o"
+            swiftc "$dir/host.o" "$dir/recording.o" "$dir/Replay.o" "$dir/FixedPoint.o" "$dir/MotionAlgorithms.o" \
+                -lm -o "$dir/replay-host"
+            ;;
+        armv6m|armv7em)
+            if [ "$target" = armv6m ]; then
+                triple=armv6m-none-none-eabi; cpu=cortex-m0; memory=microbit
+            else
+                triple=armv7em-none-none-eabi; cpu=cortex-m4; memory=mps2
+            fi
+            swift_modules "$dir" "$target" -enable-experimental-feature Embedded -target "$triple" -Osize -wmo -parse-as-library \
+                -Xfrontend -function-sections -Xcc -mfloat-abi=soft
+            gcc=(arm-none-eabi-gcc -mcpu="$cpu" -mthumb -mfloat-abi=soft)
+            "${gcc[@]}" -Os -fno-short-enums -ffunction-sections -fdata-sections -Wall -Werror -Wno-builtin-declaration-mismatch -I "$here" -c "$here/startup.c" -o "$dir/startup.o"
+            "${gcc[@]}" -Os -fno-short-enums -fdata-sections -I "$here" -c "$out/recording.c" -o "$dir/recording.o"
+            cp "$here/memory-$memory.ld" "$dir/memory.ld"
+            # newlib-nano for memcpy/memset and libm (round: set-up only), libgcc for the
+            # 64-bit division and the soft double; no C start files: startup.c is the start.
+            for image in replay replay-steps replay-fusion; do
+                "${gcc[@]}" -nostartfiles --specs=nano.specs -Wl,--gc-sections -Wl,--no-enum-size-warning \
+                    -Wl,--no-warn-execstack -Wl,-Map="$dir/$image.map" -L "$dir" -T "$here/cortex-m.ld" \
+                    "$dir/startup.o" "$dir/Replay${image#replay}.o" "$dir/MotionAlgorithms.o" "$dir/FixedPoint.o" \
+                    "$dir/recording.o" -lm -lc -lgcc -o "$dir/$image.elf"
+            done
+            ;;
+        *) echo "unknown target $target" >&2; exit 2 ;;
+    esac
+done

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The fixed-point pipeline as sensor-hub firmware (issue 11, "Firmware that runs"): FixedPoint
+# and MotionAlgorithms built as Embedded Swift for Cortex-M, linked with Debian's
+# gcc-arm-none-eabi and newlib (tools/firmware/), run under qemu-system-arm, and compared byte
+# for byte with the same replay built for Linux.
+#
+# The replay (tools/firmware/Replay.swift): a bundled walk (Oxford, pocket, 14 s) through the
+# pedometer's StepDetector, a bundled rotation (BROAD trial 01, 6 s) through the 9D
+# FixedPointAttitudeFilter; every step, pause and resume, and the raw Q32.32 attitude every 50
+# samples. The images:
+#   armv6m-none-none-eabi  on QEMU's micro:bit, a Cortex-M0 (ARMv6-M: QEMU faults on any
+#                          ARMv7-M instruction, so this proves the code is v6-M; 256 KB flash,
+#                          16 KB RAM, like an RP2040's core)
+#   armv7em-none-none-eabi on QEMU's MPS2 AN386, a Cortex-M4 (soft float)
+# Output and exit status go through semihosting. Also checked: one stage alone (steps, fusion),
+# no heap allocator in any image. Prints flash, RAM and peak stack (painted stack) per image.
+# Needs (Debian 12): gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm python3, and Swift.
+# Usage: tools/test-firmware-qemu.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+root="$work"
+# shellcheck source=tools/checks.sh
+source tools/checks.sh  # the working directory is the repository root (cd above)
+for candidate in "${SWIFT_BIN:-}" /opt/swift/usr/bin; do
+    if [ -n "$candidate" ] && [ -x "$candidate/swiftc" ]; then PATH="$candidate:$PATH"; fi
+done
+export PATH
+out="$work/firmware"
+start=$SECONDS
+
+check "build: the host reference and the armv6m and armv7em images (Embedded Swift, zero warnings)" \
+    tools/firmware/build.sh "$out"
+
+host_replays() {
+    "$out/host/replay-host" >"$work/host.txt" || return 1
+    python3 - "$work/host.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == "ocm-firmware-replay 1" and lines[-1] == "end", (lines[0], lines[-1])
+walk = [l for l in lines if l.startswith("walk samples")][0].split()
+assert int(walk[2]) > 5000 and 14 <= int(walk[4]) <= 24, walk       # ~18 steps in 14 s of walking
+steps = [int(l.split()[1]) for l in lines if l.startswith("step ")]
+assert len(steps) == int(walk[4]) and steps == sorted(steps), steps
+qs = [list(map(int, l.split()[2:])) for l in lines if l.startswith("q ")]
+assert len(qs) > 30, len(qs)
+for q in qs:                                                          # unit quaternions, Q32.32
+    norm = sum((v / 2**32) ** 2 for v in q)
+    assert abs(norm - 1) < 1e-6, (q, norm)
+PY
+}
+check "host reference: steps at a walking rhythm, unit attitude quaternions" host_replays
+
+# run ELF MACHINE OUTPUT: the image under QEMU (semihosting to OUTPUT), 60 s at most.
+run() {
+    timeout 60 qemu-system-arm -M "$2" -nographic -monitor none -serial none \
+        -chardev file,id=semihost,path="$3" -semihosting-config enable=on,target=native,chardev=semihost \
+        -kernel "$1"
+}
+
+# The host's output for one stage alone.
+grep -v -E '^(q|q6d|bias|heading|magnetometer|rotation) ' "$work/host.txt" >"$work/host-steps.txt"
+grep -v -E '^(step|pause|resume|walk) ' "$work/host.txt" >"$work/host-fusion.txt"
+
+# identical TARGET MACHINE IMAGE EXPECTED: runs it; its output (less the "#" lines: stack
+# figures) must be EXPECTED byte for byte.
+identical() {
+    local log="$work/$1-$3.txt"
+    run "$out/$1/$3.elf" "$2" "$log" || { echo "QEMU or the image failed (status $?)"; tail -5 "$log"; return 1; }
+    grep -v '^#' "$log" >"$log.data"
+    cmp "$log.data" "$4" || { diff "$log.data" "$4" | head -10; return 1; }
+}
+
+no_heap() {
+    local image
+    for image in "$out"/armv6m/*.elf "$out"/armv7em/*.elf; do
+        if arm-none-eabi-nm "$image" | grep -q -w -E 'posix_memalign|malloc|_sbrk'; then echo "$image has a heap allocator"; return 1; fi
+    done
+}
+
+for target in armv6m armv7em; do
+    if [ "$target" = armv6m ]; then machine=microbit; core="micro:bit, Cortex-M0"; else machine=mps2-an386; core="MPS2 AN386, Cortex-M4"; fi
+    check "$target image on QEMU $machine ($core): bit-identical to the Linux build" identical "$target" "$machine" replay "$work/host.txt"
+    check "$target steps alone: bit-identical" identical "$target" "$machine" replay-steps "$work/host-steps.txt"
+    check "$target fusion alone: bit-identical" identical "$target" "$machine" replay-fusion "$work/host-fusion.txt"
+done
+check "no heap allocator in any image (nothing allocates)" no_heap
+
+# Flash and RAM per image: text/data/bss from arm-none-eabi-size; the bundled recording is
+# constant data in flash, counted apart; RAM used = data + bss without the stack reservation
+# + the peak stack (the painted stack's deepest word written).
+echo "flash and RAM (bytes; code = text + data - the bundled recording):"
+printf '  %-8s %-14s %8s %6s %6s %10s %8s %11s %10s\n' target image text data bss recording code "peak stack" "RAM used"
+for target in armv6m armv7em; do
+    for image in replay replay-steps replay-fusion; do
+        elf="$out/$target/$image.elf" log="$work/$target-$image.txt"
+        [ -f "$elf" ] && [ -f "$log" ] || continue
+        read -r text data bss _ < <(arm-none-eabi-size "$elf" | tail -1)
+        recording=0
+        while read -r _ size _ name; do
+            case "$name" in ocm_walk|ocm_walk_count|ocm_rotation|ocm_rotation_count) recording=$((recording + 16#$size)) ;; esac
+        done < <(arm-none-eabi-nm -S "$elf")
+        stack=$(sed -n 's/^# stack peak \([0-9]*\) of \([0-9]*\) bytes$/\1 \2/p' "$log")
+        peak=${stack% *} reserved=${stack#* }
+        [ -n "$peak" ] || continue
+        printf '  %-8s %-14s %8d %6d %6d %10d %8d %11d %10d\n' "$target" "$image" "$text" "$data" "$bss" "$recording" \
+            $((text + data - recording)) "$peak" $((data + bss - reserved + peak))
+    done
+done
+echo "run time: $((SECONDS - start)) s"
+finish "firmware under QEMU"
