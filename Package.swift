@@ -106,5 +106,15 @@ let package = Package(
                     swiftSettings: strictSwift6),
         .testTarget(name: "OpenCoreMotionTests", dependencies: ["OpenCoreMotion", "TestSupport"],
                     swiftSettings: strictSwift6),
+
+        // History on disk for the daemon (issue 9): pedometer, activity and the sensor recorder's
+        // accelerometer in CRC-checked append-only logs (zlib for the CRC-32). The crash writer is
+        // the child process MotionHistoryTests kill -9s.
+        .target(name: "MotionHistory", dependencies: ["MotionEngine", "MotionAlgorithms", "CZlib"], swiftSettings: strictSwift6),
+        .executableTarget(name: "history-crash-writer", dependencies: ["MotionHistory"], path: "tools/history-crash-writer",
+                          swiftSettings: strictSwift6),
+        .testTarget(name: "MotionHistoryTests",
+                    dependencies: ["MotionHistory", "MotionEngine", "MotionAlgorithms", "Recordings", "TestSupport", "history-crash-writer"],
+                    swiftSettings: strictSwift6),
     ]
 )
