@@ -130,15 +130,16 @@ static void test_a_walk(void) {
         CHECK(!seen.activities[i].running && !seen.activities[i].automotive && !seen.activities[i].cycling, "update %d: a pedestrian", i);
     }
 
-    /* Queries: count only, then into an array too small, then one large enough. The still first
-     * 2 s are a blip in the history (under 5 s): unknown, then walking. */
+    /* Queries: count only, then into an array too small, then one large enough. The history:
+     * stationary (the still first 2 s, backdated to the start, so the start's `unknown` lasted
+     * no time and is not history), then walking. */
     int64_t end = unix_now_ns();
     size_t count = 0;
     CHECK(ocm_activity_manager_query(walker, start, end, NULL, 0, &count) == OCM_STATUS_OK && count == 2, "%zu activities", count);
     ocm_motion_activity history[8];
     memset(history, 0xff, sizeof history);
     CHECK(ocm_activity_manager_query(walker, start, end, history, 1, &count) == OCM_STATUS_OK && count == 2, "capacity 1: %zu", count);
-    CHECK(history[0].unknown == 1 && history[1].unknown == -1, "only the first written");
+    CHECK(history[0].stationary == 1 && history[0].unknown == 0 && history[1].unknown == -1, "only the first written");
     CHECK(ocm_activity_manager_query(walker, start, end, history, 8, &count) == OCM_STATUS_OK && count == 2, "capacity 8: %zu", count);
     /* Dates go through the engine's clock and the wall clock's offset now: equal within 1 ms. */
     CHECK(history[1].walking == 1 && absolute((double)(history[1].start_unix_ns - latest.start_unix_ns)) < 1e6, "the walk, from its first step: %lld ns apart",
