@@ -5,15 +5,19 @@
 # for byte with the same replay built for Linux.
 #
 # The replay (tools/firmware/Replay.swift): a bundled walk (Oxford, pocket, 14 s) through the
-# pedometer's StepDetector, a bundled rotation (BROAD trial 01, 6 s) through the 9D
-# FixedPointAttitudeFilter; every step, pause and resume, and the raw Q32.32 attitude every 50
-# samples. The images:
+# pedometer's StepDetector, a bundled rotation (BROAD trial 01, 6 s, the device still) through
+# the 9D FixedPointAttitudeFilter, both through the motion-activity stage (ActivityClassifier
+# fed as MotionEngine's ActivityStage feeds it: the step detector's isStepping, a
+# CadenceTracker); every step, pause and resume, every activity update (flags, confidence,
+# start, time), and the raw Q32.32 attitude every 50 samples. The images:
 #   armv6m-none-none-eabi  on QEMU's micro:bit, a Cortex-M0 (ARMv6-M: QEMU faults on any
 #                          ARMv7-M instruction, so this proves the code is v6-M; 256 KB flash,
 #                          16 KB RAM, like an RP2040's core)
 #   armv7em-none-none-eabi on QEMU's MPS2 AN386, a Cortex-M4 (soft float)
-# Output and exit status go through semihosting. Also checked: one stage alone (steps, fusion),
-# no heap allocator in any image. Prints flash, RAM and peak stack (painted stack) per image.
+# Output and exit status go through semihosting. Also checked: one stage alone (steps, fusion,
+# activity), no heap allocator in any image. Prints flash, RAM and peak stack (painted stack)
+# per image, and the issue's goal: fusion + pedometer + activity (the full image) under 48 KB
+# flash and 8 KB RAM on armv6m.
 # Needs (Debian 12): gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm python3, and Swift.
 # Usage: tools/test-firmware-qemu.sh
 set -uo pipefail
@@ -43,6 +47,11 @@ walk = [l for l in lines if l.startswith("walk samples")][0].split()
 assert int(walk[2]) > 5000 and 14 <= int(walk[4]) <= 24, walk       # ~18 steps in 14 s of walking
 steps = [int(l.split()[1]) for l in lines if l.startswith("step ")]
 assert len(steps) == int(walk[4]) and steps == sorted(steps), steps
+activity = [list(map(int, l.split()[1:])) for l in lines if l.startswith("activity ") and "updates" not in l]
+walking, stationary, unknown = 2, 1, 32                               # MotionActivityFlags
+flags = [a[0] for a in activity]
+assert flags.count(unknown) == 2 and walking in flags and stationary in flags, activity
+assert all(start <= at for _, _, start, at in activity), activity
 qs = [list(map(int, l.split()[2:])) for l in lines if l.startswith("q ")]
 assert len(qs) > 30, len(qs)
 for q in qs:                                                          # unit quaternions, Q32.32
@@ -50,7 +59,7 @@ for q in qs:                                                          # unit qua
     assert abs(norm - 1) < 1e-6, (q, norm)
 PY
 }
-check "host reference: steps at a walking rhythm, unit attitude quaternions" host_replays
+check "host reference: steps at a walking rhythm, walking and stationary activity, unit attitude quaternions" host_replays
 
 # run ELF MACHINE OUTPUT: the image under QEMU (semihosting to OUTPUT), 60 s at most.
 run() {
@@ -60,8 +69,9 @@ run() {
 }
 
 # The host's output for one stage alone.
-grep -v -E '^(q|q6d|bias|heading|magnetometer|rotation) ' "$work/host.txt" >"$work/host-steps.txt"
-grep -v -E '^(step|pause|resume|walk) ' "$work/host.txt" >"$work/host-fusion.txt"
+grep -v -E '^(q|q6d|bias|heading|magnetometer|rotation|activity) ' "$work/host.txt" >"$work/host-steps.txt"
+grep -v -E '^(step|pause|resume|walk|activity) ' "$work/host.txt" >"$work/host-fusion.txt"
+grep -E '^(ocm-firmware-replay|activity|end)' "$work/host.txt" >"$work/host-activity.txt"
 
 # identical TARGET MACHINE IMAGE EXPECTED: runs it; its output (less the "#" lines: stack
 # figures) must be EXPECTED byte for byte.
@@ -84,6 +94,7 @@ for target in armv6m armv7em; do
     check "$target image on QEMU $machine ($core): bit-identical to the Linux build" identical "$target" "$machine" replay "$work/host.txt"
     check "$target steps alone: bit-identical" identical "$target" "$machine" replay-steps "$work/host-steps.txt"
     check "$target fusion alone: bit-identical" identical "$target" "$machine" replay-fusion "$work/host-fusion.txt"
+    check "$target activity alone: bit-identical" identical "$target" "$machine" replay-activity "$work/host-activity.txt"
 done
 check "no heap allocator in any image (nothing allocates)" no_heap
 
@@ -91,9 +102,9 @@ check "no heap allocator in any image (nothing allocates)" no_heap
 # constant data in flash, counted apart; RAM used = data + bss without the stack reservation
 # + the peak stack (the painted stack's deepest word written).
 echo "flash and RAM (bytes; code = text + data - the bundled recording):"
-printf '  %-8s %-14s %8s %6s %6s %10s %8s %11s %10s\n' target image text data bss recording code "peak stack" "RAM used"
+printf '  %-8s %-15s %8s %6s %6s %10s %8s %11s %10s\n' target image text data bss recording code "peak stack" "RAM used"
 for target in armv6m armv7em; do
-    for image in replay replay-steps replay-fusion; do
+    for image in replay replay-steps replay-fusion replay-activity; do
         elf="$out/$target/$image.elf" log="$work/$target-$image.txt"
         [ -f "$elf" ] && [ -f "$log" ] || continue
         read -r text data bss _ < <(arm-none-eabi-size "$elf" | tail -1)
@@ -104,9 +115,19 @@ for target in armv6m armv7em; do
         stack=$(sed -n 's/^# stack peak \([0-9]*\) of \([0-9]*\) bytes$/\1 \2/p' "$log")
         peak=${stack% *} reserved=${stack#* }
         [ -n "$peak" ] || continue
-        printf '  %-8s %-14s %8d %6d %6d %10d %8d %11d %10d\n' "$target" "$image" "$text" "$data" "$bss" "$recording" \
-            $((text + data - recording)) "$peak" $((data + bss - reserved + peak))
+        code=$((text + data - recording)) ram=$((data + bss - reserved + peak))
+        printf '  %-8s %-15s %8d %6d %6d %10d %8d %11d %10d\n' "$target" "$image" "$text" "$data" "$bss" "$recording" \
+            "$code" "$peak" "$ram"
+        if [ "$target/$image" = armv6m/replay ]; then goal_code=$code goal_ram=$ram; fi
     done
 done
+# The issue's goal, read off the full armv6m image (fusion + pedometer + activity, with the
+# start-up code, newlib's memcpy/memset and libgcc's soft double and 64-bit division).
+versus() {  # versus USED LIMIT: "under by N" or "OVER by N"
+    if (($1 <= $2)); then echo "under by $(($2 - $1))"; else echo "OVER by $(($1 - $2))"; fi
+}
+if [ -n "${goal_code:-}" ]; then
+    echo "goal, fusion + pedometer + activity on armv6m: flash $goal_code of 49152 bytes ($(versus "$goal_code" 49152)), RAM $goal_ram of 8192 bytes ($(versus "$goal_ram" 8192))"
+fi
 echo "run time: $((SECONDS - start)) s"
 finish "firmware under QEMU"

@@ -238,4 +238,17 @@ probe_explains_missing_buses() {
 }
 check "probe scans the I2C buses or says how to enable them" probe_explains_missing_buses
 
+bench_prints_every_stage_without_allocating() {
+    # Every stage in the table with 0 heap allocations per sample; the counter sees an
+    # allocation per reading when there is one (3 readings a BROAD sample). No timings asserted.
+    "$motionctl" bench --samples 2000 --runs 3 >"$work/bench.txt" || return 1
+    cat "$work/bench.txt"
+    local stage
+    for stage in "decode (recording row)" "decode (chip counts)" calibration "fusion 6D" "fusion 9D" steps activity; do
+        grep -F "$stage  " "$work/bench.txt" | grep -qE " 2000 +[0-9.]+ +0\.00 " || { echo "no allocation-free row: $stage"; return 1; }
+    done
+    "$motionctl" bench --samples 2000 --runs 1 --stage allocating | grep -qE '^allocating .* 2000 +[0-9.]+ +([3-9]|[1-9][0-9]+)\.[0-9]+ '
+}
+check "bench prints every stage, none allocating per sample (and the counter sees allocations)" bench_prints_every_stage_without_allocating
+
 finish motionctl

@@ -1,7 +1,9 @@
 // The replay the firmware image runs, compiled unchanged for the board (Embedded Swift, armv6m
 // / armv7em) and for the host (the Linux reference): the bundled walk through the pedometer's
-// `StepDetector`, the bundled rotation through `FixedPointAttitudeFilter` (9D), and every
-// output as text, integers only (raw Q32.32 values), so the two can be compared byte for byte.
+// `StepDetector` and the motion-activity stage (`ActivityClassifier`, fed as MotionEngine's
+// `ActivityStage` feeds it), the bundled rotation through `FixedPointAttitudeFilter` (9D), and
+// every output as text, integers only (raw Q32.32 values), so the two can be compared byte for
+// byte.
 // No allocation, no Foundation: it runs from `ocm_replay()`, called by the C `main`.
 import FixedPoint
 import MotionAlgorithms
@@ -63,15 +65,95 @@ func vector(_ samples: UnsafePointer<Int32>, _ scale: Double) -> FusionVector<Q3
     FusionVector(x: fixed(samples[0], scale), y: fixed(samples[1], scale), z: fixed(samples[2], scale))
 }
 
-/// Every `StepDetector` output: "step T", "pause T", "resume T" (ns); then the count.
+/// The motion-activity stage as MotionEngine's `ActivityStage` drives `ActivityClassifier`
+/// (that type is in MotionEngine, not in the image): the walking detector's `isStepping` (a
+/// `StepDetector`: the pedometer's own in the walk), a cadence from the credited steps' times,
+/// the bout's first step as the walking start, the latest gyroscope sample.
+struct ActivityReplay {
+    /// "Is this walking?" (`ActivityStage.walkingDetector`).
+    private var detector = StepDetector()
+    private var classifier = ActivityClassifier()
+    private var cadence = CadenceTracker()
+    private var wasStepping = false
+    private var boutStart: Int64?
+    private var emitted = false
+    private var current = MotionActivityEstimate(flags: .unknown, confidence: .low, startNanoseconds: 0)
+    /// Activity updates and steps credited so far.
+    private(set) var updates: Int64 = 0
+    private(set) var steps: Int64 = 0
+
+    /// One accelerometer sample with the latest gyroscope sample (nil: none yet, or no
+    /// gyroscope); writes the step detector's outputs if `printSteps` (the pedometer's lines)
+    /// and the activity update the sample causes, if any (flags or confidence changed). One
+    /// call site of the step detector for the walk and the rotation alike: one copy of its code.
+    @inline(never)
+    mutating func update(_ out: inout LineWriter, printSteps: Bool, acceleration: FusionVector<Q32_32>,
+                         rotationRate: FusionVector<Q32_32>?, time: Int64) {
+        var firstStep: Int64?, tracker = cadence, credited: Int64 = 0
+        detector.update(acceleration: acceleration, timeNanoseconds: time) { output in
+            switch output {
+            case .step(let stepTime):
+                tracker.credit(stepTime)
+                credited += 1
+                if firstStep == nil { firstStep = stepTime }
+                #if !ACTIVITY_ONLY
+                if printSteps { out.text("step"); out.fields(stepTime); out.end() }
+                #endif
+            case .resume(let at):
+                if firstStep == nil { firstStep = at }
+                #if !ACTIVITY_ONLY
+                if printSteps { out.text("resume"); out.fields(at); out.end() }
+                #endif
+            case .pause(let at):
+                #if ACTIVITY_ONLY
+                _ = at
+                #else
+                if printSteps { out.text("pause"); out.fields(at); out.end() }
+                #endif
+            }
+        }
+        steps += credited
+        cadence = tracker
+        let stepping = detector.isStepping
+        if stepping, !wasStepping { boutStart = firstStep ?? time }
+        wasStepping = stepping
+        guard classifier.update(acceleration: acceleration, rotationRate: rotationRate, timeNanoseconds: time,
+                                stepping: stepping, cadence: cadence.cadence(atNanoseconds: time)) else { return }
+        var estimate = classifier.estimate
+        // Walking and running started at the bout's first step, not when it was confirmed.
+        if !estimate.flags.isDisjoint(with: .onFoot), let boutStart {
+            estimate.startNanoseconds = estimate.flags == current.flags ? current.startNanoseconds : boutStart
+        } else if emitted, estimate.flags == current.flags {
+            estimate.startNanoseconds = current.startNanoseconds
+        }
+        current = estimate
+        emitted = true
+        updates += 1
+        out.text("activity")
+        out.fields(Int64(estimate.flags.rawValue), Int64(estimate.confidence.rawValue), estimate.startNanoseconds, time)
+        out.end()
+    }
+}
+
+/// Every `StepDetector` output: "step T", "pause T", "resume T" (ns); then the count. With the
+/// activity stage (not `STEPS_ONLY`; its step detector is the pedometer's) every activity
+/// update too ("activity FLAGS CONFIDENCE START AT", raw values, ns), and their count;
+/// `ACTIVITY_ONLY` prints only those. The walk has no gyroscope.
 func replayWalk(_ out: inout LineWriter) {
+    #if STEPS_ONLY
     var detector = StepDetector()
     var steps: Int64 = 0
+    #else
+    var activity = ActivityReplay()
+    #endif
     let count = Int(ocm_walk_count)
     let samples = ocm_walk_samples()!
     for index in 0..<count {
         let sample = samples + 4 * index
-        detector.update(acceleration: vector(sample + 1, 10_000), timeNanoseconds: Int64(sample[0]) * 1000) { output in
+        let time = Int64(sample[0]) * 1000
+        let acceleration = vector(sample + 1, 10_000)
+        #if STEPS_ONLY
+        detector.update(acceleration: acceleration, timeNanoseconds: time) { output in
             switch output {
             case .step(let at): steps += 1; out.text("step"); out.fields(at)
             case .pause(let at): out.text("pause"); out.fields(at)
@@ -79,15 +161,38 @@ func replayWalk(_ out: inout LineWriter) {
             }
             out.end()
         }
+        #elseif ACTIVITY_ONLY
+        activity.update(&out, printSteps: false, acceleration: acceleration, rotationRate: nil, time: time)
+        #else
+        activity.update(&out, printSteps: true, acceleration: acceleration, rotationRate: nil, time: time)
+        #endif
     }
+    #if !ACTIVITY_ONLY
+    #if !STEPS_ONLY
+    let steps = activity.steps
+    #endif
     out.text("walk samples"); out.fields(Int64(count)); out.text(" steps"); out.fields(steps); out.end()
+    #endif
+    #if !STEPS_ONLY
+    out.text("activity updates walk"); out.fields(activity.updates); out.end()
+    #endif
 }
 
 /// The 9D filter as `DeviceMotionEstimator` feeds it (acc, then gyr with it, then mag, each
 /// time; dt from the previous sample of the sensor, 0 at the first): "q N W X Y Z", the raw
 /// Q32.32 of the 9D attitude after every `interval`th gyroscope sample; then the final state.
+/// With the activity stage (not `FUSION_ONLY`) the same readings through it too, as
+/// `ActivityStage` takes them in that order (each accelerometer sample with the gyroscope
+/// sample before it): the device lying still, then turned in the
+/// hand. `ACTIVITY_ONLY` runs only that.
 func replayRotation(_ out: inout LineWriter, interval: Int) {
+    #if !ACTIVITY_ONLY
     var filter = FixedPointAttitudeFilter()
+    #endif
+    #if !FUSION_ONLY
+    var activity = ActivityReplay()
+    var rotationRate: FusionVector<Q32_32>?
+    #endif
     let count = Int(ocm_rotation_count)
     let samples = ocm_rotation_samples()!
     var previous: Int64 = 0
@@ -96,19 +201,31 @@ func replayRotation(_ out: inout LineWriter, interval: Int) {
         let time = Int64(sample[0]) * 1000
         let dt = index == 0 ? Q32_32.zero : Q32_32(nanoseconds: time - previous)
         previous = time
-        filter.update(gyroscope: vector(sample + 4, 100_000), accelerometer: vector(sample + 1, 10_000), dt: dt)
+        let acceleration = vector(sample + 1, 10_000), gyroscope = vector(sample + 4, 100_000)
+        #if !FUSION_ONLY
+        activity.update(&out, printSteps: false, acceleration: acceleration, rotationRate: rotationRate, time: time)
+        rotationRate = gyroscope
+        #endif
+        #if !ACTIVITY_ONLY
+        filter.update(gyroscope: gyroscope, accelerometer: acceleration, dt: dt)
         filter.update(magnetometer: vector(sample + 7, 100), dt: dt)
         if (index + 1) % interval == 0 || index + 1 == count {
             let q = filter.attitude9D
             out.text("q"); out.fields(Int64(index + 1), q.w.rawValue, q.x.rawValue, q.y.rawValue, q.z.rawValue); out.end()
         }
+        #endif
     }
+    #if !ACTIVITY_ONLY
     let q = filter.attitude6D, bias = filter.bias, offset = filter.magnetometerOffset
     out.text("q6d"); out.fields(q.w.rawValue, q.x.rawValue, q.y.rawValue, q.z.rawValue); out.end()
     out.text("bias"); out.fields(bias.x.rawValue, bias.y.rawValue, bias.z.rawValue); out.end()
     out.text("heading"); out.fields(filter.headingOffset.rawValue, filter.hasHeading ? 1 : 0); out.end()
     out.text("magnetometer"); out.fields(offset.x.rawValue, offset.y.rawValue, offset.z.rawValue, Int64(filter.magnetometerAccuracy)); out.end()
     out.text("rotation samples"); out.fields(Int64(count)); out.end()
+    #endif
+    #if !FUSION_ONLY
+    out.text("activity updates rotation"); out.fields(activity.updates); out.end()
+    #endif
 }
 
 /// The whole replay; the C `main` calls it.
@@ -116,7 +233,8 @@ func replayRotation(_ out: inout LineWriter, interval: Int) {
 public func replay() {
     var out = LineWriter()
     out.text("ocm-firmware-replay 1"); out.end()
-    // One stage alone (`-D STEPS_ONLY`, `-D FUSION_ONLY`) for its own flash and stack figures.
+    // One stage alone (`-D STEPS_ONLY`, `-D FUSION_ONLY`, `-D ACTIVITY_ONLY`: with the step
+    // detector as its walking detector, but no step output) for its own flash and stack figures.
     #if !FUSION_ONLY
     replayWalk(&out)
     #endif

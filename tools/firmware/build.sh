@@ -3,8 +3,8 @@
 #   OUT/host/replay-host          Linux, the same Swift (FixedPoint, MotionAlgorithms, Replay.swift)
 #   OUT/armv6m/replay.elf         Embedded Swift for armv6m-none-none-eabi, for the micro:bit (Cortex-M0)
 #   OUT/armv7em/replay.elf        Embedded Swift for armv7em-none-none-eabi, for MPS2 AN386 (Cortex-M4)
-# and beside each image replay-steps.elf and replay-fusion.elf: one stage alone (its flash,
-# RAM and stack), from the same modules.
+# and beside each image replay-steps.elf, replay-fusion.elf and replay-activity.elf: one stage
+# alone (its flash, RAM and stack), from the same modules.
 # Needs swiftc (Swift 6.2+), clang (from the Swift toolchain), python3, and Debian's
 # gcc-arm-none-eabi and libnewlib-arm-none-eabi. Any Swift warning fails.
 # Usage: tools/firmware/build.sh [OUT] [TARGET...]   (targets: host armv6m armv7em; default all)
@@ -22,15 +22,15 @@ algorithms=$(find Sources/MotionAlgorithms -name '*.swift' | sort)
 
 python3 "$here/make_recording.py" "$out/recording.c" >/dev/null
 
-# swiftc, failing on any warning.
+# swiftc, failing on any warning (its log: swiftc.log in the target's directory).
 swift_compile() {
-    local log="$out/swiftc.log"
+    local log="$dir/swiftc.log"
     swiftc "$@" >"$log" 2>&1 || { cat "$log"; return 1; }
     if grep -q "warning:" "$log"; then cat "$log"; return 1; fi
 }
 
 # The Swift modules for one target: FixedPoint, MotionAlgorithms, Replay (objects); then the
-# replay of one stage alone (Replay-steps.o, Replay-fusion.o) unless host.
+# replay of one stage alone (Replay-steps.o, Replay-fusion.o, Replay-activity.o) unless host.
 swift_modules() {
     local dir="$1" target="$2"; shift 2
     swift_compile "$@" -module-name FixedPoint -emit-module -emit-module-path "$dir/FixedPoint.swiftmodule" \
@@ -44,10 +44,13 @@ swift_modules() {
         -c "$here/Replay.swift" -o "$dir/Replay-steps.o"
     swift_compile "$@" -D FUSION_ONLY -module-name Replay -I "$dir" -import-bridging-header "$here/replay.h" \
         -c "$here/Replay.swift" -o "$dir/Replay-fusion.o"
+    swift_compile "$@" -D ACTIVITY_ONLY -module-name Replay -I "$dir" -import-bridging-header "$here/replay.h" \
+        -c "$here/Replay.swift" -o "$dir/Replay-activity.o"
 }
 
-for target in "${targets[@]}"; do
-    dir="$out/$target"
+# One target, into OUT/TARGET.
+build_target() {
+    local target="$1" dir="$out/$1" triple cpu memory image
     mkdir -p "$dir"
     case "$target" in
         host)
@@ -71,13 +74,23 @@ for target in "${targets[@]}"; do
             cp "$here/memory-$memory.ld" "$dir/memory.ld"
             # newlib-nano for memcpy/memset and libm (round: set-up only), libgcc for the
             # 64-bit division and the soft double; no C start files: startup.c is the start.
-            for image in replay replay-steps replay-fusion; do
+            for image in replay replay-steps replay-fusion replay-activity; do
                 "${gcc[@]}" -nostartfiles --specs=nano.specs -Wl,--gc-sections -Wl,--no-enum-size-warning \
                     -Wl,--no-warn-execstack -Wl,-Map="$dir/$image.map" -L "$dir" -T "$here/cortex-m.ld" \
                     "$dir/startup.o" "$dir/Replay${image#replay}.o" "$dir/MotionAlgorithms.o" "$dir/FixedPoint.o" \
                     "$dir/recording.o" -lm -lc -lgcc -o "$dir/$image.elf"
             done
             ;;
-        *) echo "unknown target $target" >&2; exit 2 ;;
+        *) echo "unknown target $target" >&2; return 2 ;;
     esac
+}
+
+# The targets side by side (each is a chain of whole-module compiles), failing if any fails.
+pids=()
+for target in "${targets[@]}"; do
+    build_target "$target" &
+    pids+=($!)
 done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+exit $status

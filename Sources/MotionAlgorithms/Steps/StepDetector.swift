@@ -67,6 +67,7 @@ public struct StepDetector: Sendable {
     private let minimumThreshold = Q32_32(0.5)
     private let thresholdFraction = Q32_32(0.4)
     private let boutThresholdFraction = Q32_32(0.3)
+    private let tailFraction = Q32_32(0.2)
     private let minimumInterval: Int64 = 250_000_000
     private let maximumInterval: Int64 = 2_000_000_000
 
@@ -108,7 +109,7 @@ public struct StepDetector: Sendable {
         if walking, time - lastStep > maximumInterval {
             // The bout is over; a walker's last step, as they slow to a stop, is often too
             // weak to be a candidate: the strongest peak at the rhythm after the last step
-            // (half to one and a half intervals later) above half the threshold is that step.
+            // (¾ to 4⁄3 of an interval later) above a fifth of the recent amplitude is that step.
             if tailStep != .min { output(.step(tailStep)) }
             endBout()
         }
@@ -118,8 +119,8 @@ public struct StepDetector: Sendable {
         previous = (last, signal)
         lastSampleTime = time
         guard last > older, last >= signal else { return }
-        if walking, last <= threshold, last > threshold.timesPowerOfTwo(-1), last > tailHeight,
-           peakTime - lastStep >= boutInterval / 2, peakTime - lastStep <= boutInterval * 3 / 2 {
+        if walking, last <= threshold, last > amplitude * tailFraction, last > tailHeight,
+           peakTime - lastStep >= boutInterval * 3 / 4, peakTime - lastStep <= boutInterval * 4 / 3 {
             tailStep = peakTime
             tailHeight = last
         }
