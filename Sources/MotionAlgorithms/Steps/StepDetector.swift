@@ -70,6 +70,7 @@ public struct StepDetector: Sendable {
     private let tailFraction = Q32_32(0.2)
     private let minimumInterval: Int64 = 250_000_000
     private let maximumInterval: Int64 = 2_000_000_000
+    private let slowestGait: Int64 = 1_000_000_000
 
     public init() {}
 
@@ -162,6 +163,8 @@ public struct StepDetector: Sendable {
         let newest = pendingCount - 1
         let firstOfRun = pendingCount - confirmationSteps
         let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(confirmationSteps - 1)
+        // People walk at 1 to 3.5 steps a second: a slower rhythm is a hand's, not a gait.
+        guard meanInterval <= slowestGait else { return }
         var index = firstOfRun + 1
         while index <= newest {
             guard isRegular(pending[index] - pending[index - 1], around: meanInterval) else { return }
