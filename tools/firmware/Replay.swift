@@ -65,19 +65,11 @@ func vector(_ samples: UnsafePointer<Int32>, _ scale: Double) -> FusionVector<Q3
     FusionVector(x: fixed(samples[0], scale), y: fixed(samples[1], scale), z: fixed(samples[2], scale))
 }
 
-/// The motion-activity stage as MotionEngine's `ActivityStage` drives `ActivityClassifier`
-/// (that type is in MotionEngine, not in the image): the walking detector's `isStepping` (a
-/// `StepDetector`: the pedometer's own in the walk), a cadence from the credited steps' times,
-/// the bout's first step as the walking start, the latest gyroscope sample.
+/// The motion-activity stage: MotionAlgorithms' `ActivityTracker`, as MotionEngine's
+/// `ActivityStage` drives it (the latest gyroscope sample with each accelerometer sample); its
+/// step detector is the pedometer's own in the walk.
 struct ActivityReplay {
-    /// "Is this walking?" (`ActivityStage.walkingDetector`).
-    private var detector = StepDetector()
-    private var classifier = ActivityClassifier()
-    private var cadence = CadenceTracker()
-    private var wasStepping = false
-    private var boutStart: Int64?
-    private var emitted = false
-    private var current = MotionActivityEstimate(flags: .unknown, confidence: .low, startNanoseconds: 0)
+    private var tracker = ActivityTracker()
     /// Activity updates and steps credited so far.
     private(set) var updates: Int64 = 0
     private(set) var steps: Int64 = 0
@@ -89,19 +81,20 @@ struct ActivityReplay {
     @inline(never)
     mutating func update(_ out: inout LineWriter, printSteps: Bool, acceleration: FusionVector<Q32_32>,
                          rotationRate: FusionVector<Q32_32>?, time: Int64) {
-        var firstStep: Int64?, tracker = cadence, credited: Int64 = 0
-        detector.update(acceleration: acceleration, timeNanoseconds: time) { output in
+        var credited: Int64 = 0
+        let changed = tracker.update(acceleration: acceleration, rotationRate: rotationRate, timeNanoseconds: time) { output in
             switch output {
             case .step(let stepTime):
-                tracker.credit(stepTime)
                 credited += 1
-                if firstStep == nil { firstStep = stepTime }
-                #if !ACTIVITY_ONLY
+                #if ACTIVITY_ONLY
+                _ = stepTime
+                #else
                 if printSteps { out.text("step"); out.fields(stepTime); out.end() }
                 #endif
             case .resume(let at):
-                if firstStep == nil { firstStep = at }
-                #if !ACTIVITY_ONLY
+                #if ACTIVITY_ONLY
+                _ = at
+                #else
                 if printSteps { out.text("resume"); out.fields(at); out.end() }
                 #endif
             case .pause(let at):
@@ -113,21 +106,7 @@ struct ActivityReplay {
             }
         }
         steps += credited
-        cadence = tracker
-        let stepping = detector.isStepping
-        if stepping, !wasStepping { boutStart = firstStep ?? time }
-        wasStepping = stepping
-        guard classifier.update(acceleration: acceleration, rotationRate: rotationRate, timeNanoseconds: time,
-                                stepping: stepping, cadence: cadence.cadence(atNanoseconds: time)) else { return }
-        var estimate = classifier.estimate
-        // Walking and running started at the bout's first step, not when it was confirmed.
-        if !estimate.flags.isDisjoint(with: .onFoot), let boutStart {
-            estimate.startNanoseconds = estimate.flags == current.flags ? current.startNanoseconds : boutStart
-        } else if emitted, estimate.flags == current.flags {
-            estimate.startNanoseconds = current.startNanoseconds
-        }
-        current = estimate
-        emitted = true
+        guard let estimate = changed else { return }
         updates += 1
         out.text("activity")
         out.fields(Int64(estimate.flags.rawValue), Int64(estimate.confidence.rawValue), estimate.startNanoseconds, time)

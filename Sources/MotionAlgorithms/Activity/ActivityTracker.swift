@@ -1,0 +1,59 @@
+public import FixedPoint
+
+/// Motion activity from the accelerometer (and the gyroscope when there is one): the
+/// `ActivityClassifier` with its inputs — the pedometer's walking detector (`StepDetector`:
+/// its `isStepping`), a cadence from the credited steps' times — and walking or running dated
+/// from the bout's first step, not from when it was confirmed. One piece for MotionEngine's
+/// `ActivityStage` (readings in, live updates out) and the firmware image (tools/firmware).
+/// Q32.32, no allocation.
+public struct ActivityTracker: Sendable {
+    private var detector = StepDetector()
+    private var classifier = ActivityClassifier()
+    private var cadence = CadenceTracker()
+    private var wasStepping = false
+    /// The first step of the bout going on (ns), for the walking/running start date.
+    private var boutStart: Int64?
+    private var emitted = false
+
+    /// The latest classification (`unknown` until the first 2 s of accelerometer data).
+    public private(set) var current = MotionActivityEstimate(flags: .unknown, confidence: .low, startNanoseconds: 0)
+
+    public init() {}
+
+    /// One accelerometer sample (m/s², device axes) at `time` (ns) with the latest gyroscope
+    /// sample (rad/s; nil: none yet, or no gyroscope). `steps` gets the step detector's outputs
+    /// (a caller that also counts steps needs no second detector). Returns the estimate when
+    /// it changed (flags or confidence): a live update.
+    public mutating func update(acceleration: FusionVector<Q32_32>, rotationRate: FusionVector<Q32_32>?,
+                                timeNanoseconds time: Int64, steps: (StepDetector.Output) -> Void) -> MotionActivityEstimate? {
+        var firstStep: Int64?, tracker = cadence
+        detector.update(acceleration: acceleration, timeNanoseconds: time) { output in
+            switch output {
+            case .step(let stepTime):
+                tracker.credit(stepTime)
+                if firstStep == nil { firstStep = stepTime }
+            case .resume(let at):
+                if firstStep == nil { firstStep = at }
+            case .pause:
+                break
+            }
+            steps(output)
+        }
+        cadence = tracker
+        let stepping = detector.isStepping
+        if stepping, !wasStepping { boutStart = firstStep ?? time }
+        wasStepping = stepping
+        guard classifier.update(acceleration: acceleration, rotationRate: rotationRate, timeNanoseconds: time,
+                                stepping: stepping, cadence: cadence.cadence(atNanoseconds: time)) else { return nil }
+        var estimate = classifier.estimate
+        // Walking and running started at the bout's first step, not when it was confirmed.
+        if !estimate.flags.isDisjoint(with: .onFoot), let boutStart {
+            estimate.startNanoseconds = estimate.flags == current.flags ? current.startNanoseconds : boutStart
+        } else if emitted, estimate.flags == current.flags {
+            estimate.startNanoseconds = current.startNanoseconds
+        }
+        current = estimate
+        emitted = true
+        return estimate
+    }
+}
