@@ -8,29 +8,25 @@ import Recordings
 /// `t,stationary,walking,running,automotive,cycling,unknown,confidence[,delivered_t]`, `t` the
 /// activity's start date, flags 0/1, confidence 0 low, 1 medium, 2 high.
 final class ActivityFile {
-    private let file: UnsafeMutablePointer<FILE>
+    private let file: OutputFile
     private let folder: String
     private(set) var history = ActivityHistory()
 
     init(folder: String) throws {
         self.folder = folder
-        let path = (folder as NSString).appendingPathComponent("activity.csv")
-        guard let file = fopen(path, "w") else {
-            throw OutputError(description: "Could not create \(path): \(String(cString: strerror(errno))). Check that the folder is writable.")
-        }
-        self.file = file
-        fputs("t,stationary,walking,running,automotive,cycling,unknown,confidence,delivered_t\n", file)
+        file = try OutputFile(folder: folder, name: "activity.csv",
+                              header: "t,stationary,walking,running,automotive,cycling,unknown,confidence,delivered_t")
     }
 
     /// One live update: a row, and a transition for the history.
     func write(_ update: MotionActivityUpdate) {
         history.record(update)
-        fputs(Self.row(update.activity) + "," + TimestampFormatting.format(update.deliveredNanoseconds) + "\n", file)
+        file.write(Self.row(update.activity) + "," + TimestampFormatting.format(update.deliveredNanoseconds))
     }
 
     /// Closes `activity.csv` and writes `activity_history.csv` up to `end` (ns).
     func finish(endNanoseconds end: Int64) throws {
-        guard fclose(file) == 0 else { throw OutputError(description: "Could not finish writing activity.csv in \(folder).") }
+        try file.close()
         history.advance(toNanoseconds: end)
         var text = "t,stationary,walking,running,automotive,cycling,unknown,confidence\n"
         for record in history.smoothed() { text += Self.row(record.activity) + "\n" }

@@ -4,19 +4,12 @@ import MotionEngine
 /// `device_motion.csv` (../shared/specs/replay-outputs.md): one row per fused sample.
 final class DeviceMotionFile {
     static let header = "t,qw,qx,qy,qz,roll,pitch,yaw,gravity_x,gravity_y,gravity_z,user_accel_x,user_accel_y,user_accel_z,"
-        + "rotation_rate_x,rotation_rate_y,rotation_rate_z,mag_x,mag_y,mag_z,mag_accuracy,heading\n"
-    private let file: UnsafeMutablePointer<FILE>
-    private let path: String
+        + "rotation_rate_x,rotation_rate_y,rotation_rate_z,mag_x,mag_y,mag_z,mag_accuracy,heading"
+    private let file: OutputFile
     private var line = ""
 
     init(path: String) throws {
-        guard let file = fopen(path, "w") else {
-            throw OutputError(description: "Could not create \(path): \(String(cString: strerror(errno))). Check that the folder is writable.")
-        }
-        self.file = file
-        self.path = path
-        setvbuf(file, nil, _IOFBF, 1 << 20)
-        fputs(Self.header, file)
+        file = try OutputFile(path: path, header: Self.header)
         line.reserveCapacity(256)
     }
 
@@ -34,10 +27,10 @@ final class DeviceMotionFile {
         line += String(motion.magneticAccuracy)
         line += ","
         append(motion.heading.doubleValue, 4, last: true)
-        fputs(line, file)
+        file.write(line)
     }
 
-    /// `value` with `decimals` decimals (integer arithmetic: exact and fast), then "," or "\n".
+    /// `value` with `decimals` decimals (integer arithmetic: exact and fast), then "," unless last.
     private func append(_ value: Double, _ decimals: Int, last: Bool = false) {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
@@ -49,16 +42,10 @@ final class DeviceMotionFile {
             let fraction = String(magnitude % UInt64(scale))
             line += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
         }
-        line += last ? "\n" : ","
+        if !last { line += "," }
     }
 
     func close() throws {
-        if fclose(file) != 0 {
-            throw OutputError(description: "Could not finish writing \(path): \(String(cString: strerror(errno))).")
-        }
+        try file.close()
     }
-}
-
-struct OutputError: Error, CustomStringConvertible {
-    var description: String
 }

@@ -68,29 +68,3 @@ final class PedometerFiles {
     private func json(_ value: Int?) -> String { value.map(String.init) ?? "null" }
     private func json(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "null" }
 }
-
-/// A CSV file written line by line, with errors that name it.
-final class OutputFile {
-    let path: String
-    private let handle: UnsafeMutablePointer<FILE>
-
-    init(folder: String, name: String, header: String) throws {
-        path = (folder as NSString).appendingPathComponent(name)
-        guard let handle = fopen(path, "w") else {
-            throw OutputError(description: "Could not create \(path): \(String(cString: strerror(errno))). Check that the folder is writable.")
-        }
-        self.handle = handle
-        write(header)
-    }
-
-    func write(_ line: String) {
-        fputs(line, handle)
-        fputc(0x0A, handle)
-    }
-
-    func close() throws {
-        guard ferror(handle) == 0, fclose(handle) == 0 else {
-            throw OutputError(description: "Could not finish writing \(path): \(String(cString: strerror(errno))). Check the free space.")
-        }
-    }
-}

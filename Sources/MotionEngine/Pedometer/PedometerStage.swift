@@ -7,10 +7,11 @@ import FixedPoint
 public struct PedometerStage: Sendable {
     private var detector = StepDetector()
     private var floors = FloorCounter()
-    public let stride: StrideModel
 
     /// Steps, distance, active time and cadence so far.
     public private(set) var totals: PedometerTotals
+    /// The stride model the steps' lengths come from.
+    public var stride: StrideModel { totals.stride }
 
     private var hasAccelerometer = false
     private var lastPressureTime: Int64?
@@ -18,17 +19,10 @@ public struct PedometerStage: Sendable {
     public private(set) var hasBarometer = false
 
     public init(stride: StrideModel = StrideModel()) {
-        self.stride = stride
         totals = PedometerTotals(stride: stride)
     }
 
-    /// - Parameter heightCentimeters: the user's height (default 170 cm), the stride model's
-    ///   published coefficients.
-    public init(heightCentimeters: Double) {
-        self.init(stride: StrideModel(heightMeters: heightCentimeters / 100))
-    }
-
-    /// Whether the user is walking now (a confirmed bout, not yet paused).
+    /// Whether a confirmed bout of steps is going on (it ends 2 s after the last step).
     public var isWalking: Bool { detector.isWalking }
 
     /// Steps credited so far.
