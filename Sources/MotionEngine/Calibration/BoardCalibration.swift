@@ -59,33 +59,13 @@ public struct BoardCalibration: Sendable, Equatable {
 
     /// The stored calibration, nil when there is none; a malformed file is an error naming its line.
     public static func load(path: String) throws(EngineError) -> BoardCalibration? {
-        guard let file = fopen(path, "r") else {
-            if errno == ENOENT { return nil }
-            throw .calibration(path: path, line: nil, problem: "could not open it: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
         var calibration = BoardCalibration()
-        var buffer = [CChar](repeating: 0, count: 1024)
-        var lineNumber = 0
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            lineNumber += 1
-            let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            do throws(CalibrationLineError) {
-                try calibration.parse(line)
-            } catch {
-                throw .calibration(path: path, line: lineNumber, problem: error.problem)
-            }
-        }
-        return calibration
-    }
-
-    /// What is wrong with one line, for `load` to place in its file.
-    struct CalibrationLineError: Error {
-        let problem: String
+        let found = try readSettingsLines(path: path) { line throws(SettingsLineError) in try calibration.parse(line) }
+        return found ? calibration : nil
     }
 
     /// One line: a comment, a blank, or `key = numbers` (see the type's documentation).
-    mutating func parse(_ line: String) throws(CalibrationLineError) {
+    mutating func parse(_ line: String) throws(SettingsLineError) {
         let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard content.contains(where: { !$0.isWhitespace }) else { return }
         let parts = content.split(separator: "=", maxSplits: 1)
@@ -93,16 +73,16 @@ public struct BoardCalibration: Sendable, Equatable {
         let found = line.trimmingCharacters(in: " \t\n\r")
         guard let layout = Self.keys.first(where: { $0.name == key }) else {
             let known = Self.keys.map(\.name).joined(separator: ", ")
-            throw CalibrationLineError(problem: parts.count == 2 ? "unknown key \"\(key)\" (known: \(known))"
+            throw SettingsLineError(problem: parts.count == 2 ? "unknown key \"\(key)\" (known: \(known))"
                                                                  : "expected \"key = numbers\" (keys: \(known)), found \"\(found)\"")
         }
         let words = parts.count == 2 ? parts[1].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) : []
         let numbers = words.compactMap { Double($0) }.filter(\.isFinite)
         guard numbers.count == words.count, numbers.count == layout.count else {
-            throw CalibrationLineError(problem: "expected \"\(layout.format)\", found \"\(found)\"")
+            throw SettingsLineError(problem: "expected \"\(layout.format)\", found \"\(found)\"")
         }
         if let limits = layout.limits, let outside = numbers.first(where: { !limits.contains($0) }) {
-            throw CalibrationLineError(problem: "\(key) \(outside) is outside \(limits.lowerBound)…\(limits.upperBound), which no working \(layout.sensor) needs: \"\(found)\"")
+            throw SettingsLineError(problem: "\(key) \(outside) is outside \(limits.lowerBound)…\(limits.upperBound), which no working \(layout.sensor) needs: \"\(found)\"")
         }
         switch key {
         case "gyroscope-bias": gyroscopeBias = numbers

@@ -28,33 +28,27 @@ public struct PedometerProfile: Sendable, Equatable {
     /// The stored profile, or the defaults when there is none; a malformed file is an error
     /// naming its line.
     public static func load(path: String = PedometerProfile.path) throws(EngineError) -> PedometerProfile {
-        guard let file = fopen(path, "r") else {
-            if errno == ENOENT { return PedometerProfile() }
-            throw .calibration(path: path, line: nil, problem: "could not open it: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
         var profile = PedometerProfile()
-        var buffer = [CChar](repeating: 0, count: 512)
-        var lineNumber = 0
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            lineNumber += 1
-            let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard content.contains(where: { !$0.isWhitespace }) else { continue }
-            let parts = content.split(separator: "=", maxSplits: 1).map { $0.filter { !$0.isWhitespace } }
-            guard parts.count == 2, let value = Double(parts[1]) else {
-                throw .calibration(path: path, line: lineNumber, problem: "expected \"key = number\"")
-            }
-            switch parts[0] {
-            case "height-cm" where (50...250).contains(value): profile.heightCentimeters = value
-            case "stride-scale" where (0.5...2).contains(value): profile.strideScale = value
-            case "height-cm", "stride-scale":
-                throw .calibration(path: path, line: lineNumber, problem: "\(parts[0]) \(value) is out of range (height-cm 50…250, stride-scale 0.5…2); fix it or run `motionctl calibrate stride` again")
-            default:
-                throw .calibration(path: path, line: lineNumber, problem: "unknown key \"\(parts[0])\" (known: height-cm, stride-scale)")
-            }
-        }
+        _ = try readSettingsLines(path: path) { line throws(SettingsLineError) in try profile.parse(line) }
         return profile
+    }
+
+    /// One line: a comment, a blank, or `key = number`.
+    mutating func parse(_ line: String) throws(SettingsLineError) {
+        let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard content.contains(where: { !$0.isWhitespace }) else { return }
+        let parts = content.split(separator: "=", maxSplits: 1).map { $0.filter { !$0.isWhitespace } }
+        guard parts.count == 2, let value = Double(parts[1]) else {
+            throw SettingsLineError(problem: "expected \"key = number\"")
+        }
+        switch parts[0] {
+        case "height-cm" where (50...250).contains(value): heightCentimeters = value
+        case "stride-scale" where (0.5...2).contains(value): strideScale = value
+        case "height-cm", "stride-scale":
+            throw SettingsLineError(problem: "\(parts[0]) \(value) is out of range (height-cm 50…250, stride-scale 0.5…2); fix it or run `motionctl calibrate stride` again")
+        default:
+            throw SettingsLineError(problem: "unknown key \"\(parts[0])\" (known: height-cm, stride-scale)")
+        }
     }
 
     /// Stores the profile atomically.
