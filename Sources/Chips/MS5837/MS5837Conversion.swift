@@ -14,6 +14,14 @@ public enum MS5837Variant: Sendable, CaseIterable {
     /// 1200 mbar for the 02BA, whose output reaches 2000 mbar: Blue Robotics rate it for 10 m).
     public var fullScalePascals: Double { self == .bar30 ? 3_000_000 : 200_000 }
 
+    /// The temperature's uncertainty, °C. ASSUMED, not yet checked against the datasheets'
+    /// temperature accuracy tables (not at hand when this was written): ±2 °C for the 30BA,
+    /// ±1 °C for the 02BA. Confirm before relying on it.
+    public var temperatureUncertaintyCelsius: Double { self == .bar30 ? 2 : 1 }
+
+    /// The variant a board-file driver name means.
+    public static func of(driver: String) -> MS5837Variant? { allCases.first { $0.driver == driver } }
+
     /// The pressure step of the compensated result, Pa.
     public var pressureStepPascals: Int64 { self == .bar30 ? 10 : 1 }
 

@@ -3,10 +3,12 @@
 /// Depth = (p − p_surface) / (ρ g), with ρ the configured water density and g standard
 /// gravity. The surface pressure is learned before the dive, while not submerged:
 /// - the first reading seeds it;
-/// - each later reading within `learningBand` (5 cm of water) of it moves it by an exponential
-///   average with a `learningSeconds` (4 s) time constant, so slow weather changes are
-///   followed and the readings taken while the sensor goes under (its first 5 cm) move it by
-///   at most a millimetre or so (0.5 mm for a 1.25 m/s descent read at 25 Hz);
+/// - each later reading from `reseedBand` (5 cm of water) below it to `learningBand` (1 cm)
+///   above it moves it by an exponential average with a `learningSeconds` (4 s) time
+///   constant, so slow weather changes are followed. The band is lopsided because water only
+///   adds pressure: 1 cm is 5σ of the 30BA's noise, so still air is always taken, while a
+///   splash, surface chop or the start of a descent (all higher) barely is. (With a ±5 cm
+///   band the simulated dive's 2 s of splashing biased every depth by −5.5 mm.)
 /// - a reading more than 5 cm *below* it re-seeds it (the surface cannot have a higher
 ///   pressure than air the sensor has just felt: the seed was taken in a wave or a squeeze);
 /// - it is trusted (the state leaves `unknown`) after `learningSeconds` of such readings, and
@@ -33,7 +35,8 @@ public struct WaterSubmersionTracker: Sendable {
 
     public let settings: WaterSubmersionSettings
     public static let learningSeconds = 4.0
-    public static let learningBand = 0.05
+    public static let learningBand = 0.01
+    public static let reseedBand = 0.05
     /// Below any pressure a diver meets at the surface (about 9 km up): a broken sensor.
     public static let lowestPlausiblePascals = 30_000.0
     /// How far below the surface pressure a reading may go while submerged, m of water, before
@@ -81,7 +84,7 @@ public struct WaterSubmersionTracker: Sendable {
     }
 
     private mutating func learn(_ pressure: Double, elapsedSeconds: Double, pascalsPerMetre: Double) {
-        guard let surface = surfacePressure, pressure >= surface - Self.learningBand * pascalsPerMetre else {
+        guard let surface = surfacePressure, pressure >= surface - Self.reseedBand * pascalsPerMetre else {
             surfacePressure = pressure
             learnedNanoseconds = 0
             return
