@@ -23,6 +23,9 @@ package enum WaterSubmersionFeed: Sendable {
 /// The surface pressure is learned from the moment updates start: start them before going
 /// into the water (see `WaterSubmersionTracker`). Thread-safe.
 package final class WaterSubmersionCore: Sendable {
+    /// The board a manager opens by default: a simulated dive.
+    package static let defaultBoardPath = "boards/sim-ms5837.board"
+
     package let boardPath: String
     package let board: LiveBoard?
     package let boardError: MotionManagerError?

@@ -42,7 +42,7 @@ public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
 
     /// A manager of the board file at `board`, in water of `waterDensity` (kg/m³), rated to
     /// `maximumDepth` metres (nil: the depth sensor's range in that water).
-    public init(board: String = "boards/sim-ms5837.board", waterDensity: Double = freshWaterDensity, maximumDepth: Double? = nil) {
+    public init(board: String = WaterSubmersionCore.defaultBoardPath, waterDensity: Double = freshWaterDensity, maximumDepth: Double? = nil) {
         core = WaterSubmersionCore(board: board, waterDensity: waterDensity, maximumDepth: maximumDepth)
         boardPath = core.boardPath
         boardError = core.boardError.map(CMError.init)
@@ -57,7 +57,7 @@ public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
     public var description: String { "CMWaterSubmersionManager(\(core.summary))" }
 
     /// Whether the default board (`boards/sim-ms5837.board`) has a depth sensor.
-    public class var waterSubmersionAvailable: Bool { WaterSubmersionCore.isAvailable(board: "boards/sim-ms5837.board") }
+    public class var waterSubmersionAvailable: Bool { WaterSubmersionCore.isAvailable(board: WaterSubmersionCore.defaultBoardPath) }
     /// Whether this manager's board has a depth sensor.
     public var isWaterSubmersionAvailable: Bool { core.isAvailable }
     /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).
