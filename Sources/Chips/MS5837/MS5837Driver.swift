@@ -43,8 +43,9 @@ public final class MS5837Driver<Bus: I2CBus> {
         (oversampling.maximumConversionMicroseconds / 1000 + 2) * 1_000_000
     }
 
-    /// Resets the chip, reads and checks its PROM (CRC-4, product version against `variant`)
-    /// and starts the first conversion.
+    /// Resets the chip and reads and checks its PROM (CRC-4, product version against
+    /// `variant`). The first `read()` starts the first conversion: an engine may read at once
+    /// after bringing a chip up, and a conversion started here would still be running then.
     public init(bus: Bus, address: UInt8 = MS5837Command.address, variant: MS5837Variant,
                 oversampling: MS5837Oversampling = .osr8192) throws(ChipError) {
         self.bus = bus
@@ -52,7 +53,6 @@ public final class MS5837Driver<Bus: I2CBus> {
         self.variant = variant
         self.oversampling = oversampling
         calibration = try Self.initialise(bus: bus, address: address, variant: variant)
-        try start(.temperature)
     }
 
     private static func initialise(bus: Bus, address: UInt8, variant: MS5837Variant) throws(ChipError) -> MS5837Calibration {

@@ -47,7 +47,7 @@ import Testing
             emulator.advance(to: clock)
             measured.append(try driver.read() != nil)
         }
-        #expect(measured == [false, true, false, true, false, true, false, true])  // D2, D1, D2, D1…
+        #expect(measured == [false, false, true, false, true, false, true, false])  // start D2; D2; D1; D2; D1…
         #expect(emulator.protocolViolations == 0)
         #expect(driver.recoveries == 0)
     }
@@ -55,6 +55,7 @@ import Testing
     @Test func anADCReadBeforeTheConversionEndsReadsZeroAndIsRecovered() throws {
         let emulator = MS5837Emulator()
         let driver = try MS5837Driver(bus: emulator, variant: .bar30)
+        #expect(try driver.read() == nil)  // starts the first conversion
         emulator.advance(to: 5_000_000)  // 5 ms into an 18.08 ms conversion
         #expect(try driver.read() == nil)
         #expect(emulator.protocolViolations == 1)  // the read the datasheet forbids happened…
@@ -112,6 +113,7 @@ import Testing
     @Test func aNACKMidStreamIsABusError() throws {
         let emulator = MS5837Emulator()
         let driver = try MS5837Driver(bus: emulator, variant: .bar30)
+        #expect(try driver.read() == nil)  // starts the first conversion
         emulator.advance(to: 20_000_000)
         emulator.inject(.noAcknowledge, count: 1)
         let error = #expect(throws: ChipError.self) { _ = try driver.read() }

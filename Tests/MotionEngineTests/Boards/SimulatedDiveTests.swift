@@ -14,6 +14,9 @@ import TestSupport
         var errors: [Double] = []
         var temperatures: [(seconds: Double, celsius: Double)] = []
         var readings = 0
+        /// Chip resets the driver recovered from: none on a healthy chip (the driver never
+        /// reads a conversion before it ends).
+        var recoveries = 0
     }
 
     func dive(motion: String, density: Double, maximumDepth: Double = 6, seconds: Double = 28) throws -> Dive {
@@ -41,12 +44,14 @@ import TestSupport
                 break
             }
         }
+        result.recoveries = runtime.status.map(\.recoveries).reduce(0, +)
         return result
     }
 
     @Test func aFreshWaterDiveGivesTheEventsStatesAndDepths() throws {
         let result = try dive(motion: "synthetic:dive", density: 1000)
         #expect(result.readings >= 28 * 25 - 2)  // a measurement every 40 ms
+        #expect(result.recoveries == 0)
         #expect(result.states == [.unknown, .notSubmerged, .submergedShallow, .submergedDeep, .approachingMaxDepth, .pastMaxDepth,
                                   .approachingMaxDepth, .submergedDeep, .submergedShallow, .notSubmerged])
         // Submerged passing 0.25 m going down (8.25 s, two readings to confirm), surfaced passing
