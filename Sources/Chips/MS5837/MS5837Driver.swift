@@ -1,4 +1,5 @@
 public import FixedPoint
+import Glibc
 public import SensorBus
 
 /// An MS5837-30BA or MS5837-02BA pressure sensor (the usual depth sensor of underwater builds)
@@ -58,6 +59,7 @@ public final class MS5837Driver<Bus: I2CBus> {
     private static func initialise(bus: Bus, address: UInt8, variant: MS5837Variant) throws(ChipError) -> MS5837Calibration {
         let access = RegisterAccess(bus: bus, address: address, chip: variant.name)
         try command(MS5837Command.reset, access, "resetting the \(variant.name)")
+        waitForPROMReload()
         var words: [UInt16] = []
         for index in 0..<MS5837Command.promWords {
             let register = MS5837Command.promRead + UInt8(2 * index)
@@ -82,6 +84,15 @@ public final class MS5837Driver<Bus: I2CBus> {
                                       expected: variant.versions, found: calibration.version)
         }
         return calibration
+    }
+
+    /// The reset reloads the PROM into the chip's register ("Reset sequence"); the datasheet
+    /// gives no time for it (its sibling MS5611's is 2.8 ms), and reading the PROM during it
+    /// reads junk (a CRC error). 10 ms, as Blue Robotics' ms5837 library waits. Only at start
+    /// and after a recovery.
+    private static func waitForPROMReload() {
+        var request = timespec(tv_sec: 0, tv_nsec: 10_000_000), remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     /// A bare command byte: a write of the command with no data.
