@@ -2,7 +2,7 @@
 public enum MS5837Variant: Sendable, CaseIterable {
     /// MS5837-30BA: 0…30 bar, P in 0.1 mbar (10 Pa) steps.
     case bar30
-    /// MS5837-02BA: 300…1200 mbar operating (10…2000 mbar output), P in 0.01 mbar (1 Pa) steps.
+    /// MS5837-02BA: 10…1200 mbar, P in 0.01 mbar (1 Pa) steps.
     case bar02
 
     public var name: String { self == .bar30 ? "MS5837-30BA" : "MS5837-02BA" }
@@ -10,9 +10,10 @@ public enum MS5837Variant: Sendable, CaseIterable {
     /// Board-file driver names.
     public var driver: String { self == .bar30 ? "ms5837-30ba" : "ms5837-02ba" }
 
-    /// The top of the operating pressure range, Pa (datasheets' "Operating range": 30 bar;
-    /// 1200 mbar for the 02BA, whose output reaches 2000 mbar: Blue Robotics rate it for 10 m).
-    public var fullScalePascals: Double { self == .bar30 ? 3_000_000 : 200_000 }
+    /// The top of the compensated pressure range, Pa ("Pressure and temperature calculation":
+    /// "0…30 bar" for the 30BA, "10…1200 mbar" for the 02BA: 1.9 m of water at sea level,
+    /// although Blue Robotics sell the 02BA as the Bar02 for 10 m).
+    public var fullScalePascals: Double { self == .bar30 ? 3_000_000 : 120_000 }
 
     /// The temperature's uncertainty, °C. ASSUMED, not yet checked against the datasheets'
     /// temperature accuracy tables (not at hand when this was written): ±2 °C for the 30BA,
