@@ -86,4 +86,26 @@ import TestSupport
         print("salt water read as fresh: depth ratio \(ratio)")
         #expect(abs(ratio - 1.025) < 0.0005)  // 2 mm of noise on 7 m: ±0.0003
     }
+
+    /// A depth sensor is found by its driver; a second barometer on the board is flagged (its
+    /// pressure would mix with the depth sensor's in the engine's readings).
+    @Test func theBoardsDepthSensor() throws {
+        let mixed = try BoardFileParser.parse("""
+            board = mixed
+            [chip barometer]
+            driver = bmp280
+            bus = emulated
+            address = 0x77
+            [chip depth]
+            driver = ms5837-02ba
+            bus = emulated
+            address = 0x76
+            """, path: "mixed.board")
+        #expect(mixed.depthSensor == DepthSensor(label: "depth", driver: "ms5837-02ba", chipName: "MS5837-02BA", fullScalePascals: 120_000,
+                                                temperatureUncertaintyCelsius: 1))
+        #expect(mixed.hasOtherBarometers)
+        let dive = try BoardFileParser.parse(try String(contentsOfFile: ProjectPaths.root + "/boards/sim-ms5837.board", encoding: .utf8), path: "sim-ms5837.board")
+        #expect(!dive.hasOtherBarometers)
+        #expect(try BoardFileParser.parse("board = imu\n[chip imu]\ndriver = mpu6050\nbus = emulated\naddress = 0x68\n", path: "imu.board").depthSensor == nil)
+    }
 }
