@@ -17,10 +17,11 @@ public enum WaterSubmersionState: Int, Sendable, BitwiseCopyable, CaseIterable {
 
 /// The thresholds of the submersion state machine, all in metres of depth.
 ///
-/// Core Motion does not publish its thresholds; Apple's depth features (Apple Watch Ultra's
-/// Depth app) count a dive from 1 m and show depth to the watch's rated 6 m (40 m on Ultra).
-/// We take 1 m as the shallow/deep boundary, and a lower depth for being submerged at all,
-/// because a board on a tether or a float is "in the water" well before 1 m:
+/// Core Motion documents no numbers for these states. Apple's watches measure depth to 6 m
+/// (40 m on Apple Watch Ultra, whose `maximumDepth` says so), and 1 m is the depth usually
+/// given for Apple's shallow/deep split (unconfirmed: not in Apple's API reference). We take
+/// 1 m as the shallow/deep boundary and a lower depth for being submerged at all, because a
+/// board on a tether or a float is "in the water" well before 1 m:
 /// - submerged from 0.25 m for two readings in a row, surfaced below 0.10 m: surface chop and
 ///   a splash move a sensor at the surface by a few centimetres to ~0.2 m (one reading is 40 ms
 ///   on an MS5837 at OSR 8192), and the 15 cm gap keeps the events from chattering;
