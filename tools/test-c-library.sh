@@ -55,8 +55,10 @@ for source in Tests/CLibrary/*.c; do
     mkdir -p "$work/scratch"
     case "$(basename "$source")" in
         # Live device motion from the simulated MPU-9250 (the library's default board), 2 s;
-        # the pedometer and motion activity on the simulated walker (boards/sim-walker.board), 8 s each.
-        device_motion_example.c | motion_manager_test.c | pedometer_example.c | pedometer_test.c | activity_example.c | activity_test.c) arguments=() ;;
+        # the pedometer and motion activity on the simulated walker (boards/sim-walker.board), 8 s each;
+        # water submersion on the simulated dive (boards/sim-ms5837.board), 12 s.
+        device_motion_example.c | motion_manager_test.c | pedometer_example.c | pedometer_test.c | activity_example.c | activity_test.c \
+            | water_submersion_test.c) arguments=() ;;
         *) arguments=(Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch") ;;
     esac
     echo "== $(basename "$source" .c)"

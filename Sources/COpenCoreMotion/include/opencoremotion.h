@@ -627,6 +627,126 @@ ocm_status ocm_activity_manager_query(const ocm_activity_manager *manager, int64
  *  ocm_activity_manager_close(). */
 const char *ocm_activity_manager_error_message(const ocm_activity_manager *manager);
 
+/* ---------------------------------------------------------------------------------------------
+ * Water submersion: Core Motion's CMWaterSubmersionManager on a board with a depth sensor (an
+ * MS5837-30BA or -02BA; boards/sim-ms5837.board simulates a dive).
+ *
+ * Depth below the surface, the static and surface pressures, the submersion state, submerged /
+ * not-submerged events and, while submerged, the water's temperature with its uncertainty. The
+ * surface pressure is learned from the moment updates start: start them out of the water (at
+ * least 4 s before going in). Depth = (pressure - surface pressure) / (density x 9.80665).
+ * States (Core Motion's raw values): submerged from 0.25 m (two readings in a row), surfaced
+ * below 0.10 m; deep from 1 m; approaching the maximum depth from 90 % of it; past it beyond
+ * it; each boundary crossed going up 0.10 m above it.
+ *
+ * Each manager has its own density, maximum depth and surface; managers of one board file share
+ * its engine. Dates are wall-clock times (nanoseconds since 1970, CLOCK_REALTIME), _unix_ns.
+ * Callbacks run ON THE ENGINE THREAD, with the motion manager's rules (see above).
+ * ------------------------------------------------------------------------------------------- */
+
+/** A board opened for water submersion. */
+typedef struct ocm_water_submersion_manager ocm_water_submersion_manager;
+
+/** Water densities, kg/m3: fresh water, and mean sea-surface seawater. */
+#define OCM_WATER_DENSITY_FRESH 1000.0
+#define OCM_WATER_DENSITY_SALT 1025.0
+
+/** Core Motion's CMWaterSubmersionMeasurement.DepthState, with its raw values. */
+typedef enum ocm_water_depth_state {
+    OCM_WATER_DEPTH_UNKNOWN = 0,              /**< the surface pressure is not known yet */
+    OCM_WATER_DEPTH_NOT_SUBMERGED = 100,
+    OCM_WATER_DEPTH_SUBMERGED_SHALLOW = 200,  /**< shallower than 1 m */
+    OCM_WATER_DEPTH_SUBMERGED_DEEP = 300,
+    OCM_WATER_DEPTH_APPROACHING_MAX = 400,    /**< within 10 % of the maximum depth */
+    OCM_WATER_DEPTH_PAST_MAX = 500,
+    OCM_WATER_DEPTH_SENSOR_ERROR = 600        /**< the pressure cannot be a depth */
+} ocm_water_depth_state;
+
+/** What an update carries. */
+typedef enum ocm_water_submersion_update_kind {
+    OCM_WATER_SUBMERSION_EVENT = 0,        /**< went under or came up: `submerged` */
+    OCM_WATER_SUBMERSION_MEASUREMENT = 1,  /**< depth, pressures, state */
+    OCM_WATER_SUBMERSION_TEMPERATURE = 2   /**< the water's temperature (only while submerged) */
+} ocm_water_submersion_update_kind;
+
+/** One update: the fields of its kind are set, the others 0 (NaN for doubles). */
+typedef struct ocm_water_submersion_update {
+    ocm_water_submersion_update_kind kind;
+    /** EVENT: 1 submerged, 0 not submerged (Core Motion's CMWaterSubmersionEvent). */
+    int32_t submerged;
+    int64_t date_unix_ns;
+    /** MEASUREMENT (Core Motion's CMWaterSubmersionMeasurement): depth in metres and the
+     *  surface pressure in Pa, NaN until the surface is known; the static pressure in Pa. */
+    double depth_m;
+    double pressure_pa;
+    double surface_pressure_pa;
+    ocm_water_depth_state state;
+    /** TEMPERATURE (Core Motion's CMWaterTemperature): degrees Celsius, and its uncertainty (±). */
+    double temperature_c;
+    double temperature_uncertainty_c;
+} ocm_water_submersion_update;
+
+/**
+ * A water-submersion update's callback, run ON THE ENGINE THREAD.
+ * @param update     valid only during the call; NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with an update; or, once, OCM_STATUS_DEVICE_ERROR: the board
+ *                   stopped (message in ocm_water_submersion_error_message()).
+ */
+typedef void (*ocm_water_submersion_callback)(const ocm_water_submersion_update *update, ocm_status status, void *user_data);
+
+/**
+ * Opens a board for water submersion (reads the board file only: the board comes up when
+ * updates start).
+ * @param board_path          a board file (NULL: "boards/sim-ms5837.board", a simulated dive).
+ * @param water_density_kg_m3 OCM_WATER_DENSITY_FRESH, OCM_WATER_DENSITY_SALT or a measured
+ *                            density (500 to 2000).
+ * @param maximum_depth_m     the depth the device is rated for, m; 0 (or NaN): the depth
+ *                            sensor's range in this water.
+ * @param out                 receives the handle (NULL on failure).
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out, a density or depth out of
+ *         range), OCM_STATUS_IO_ERROR or OCM_STATUS_MALFORMED_BOARD.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_open(const char *board_path, double water_density_kg_m3, double maximum_depth_m,
+                                     ocm_water_submersion_manager **out);
+
+/** Stops its updates and frees the manager. NULL and invalid handles are ignored. */
+void ocm_water_submersion_close(ocm_water_submersion_manager *manager);
+
+/** 1 if the board has a depth sensor and no other barometer, else 0 (also for an invalid handle). */
+int ocm_water_submersion_is_available(const ocm_water_submersion_manager *manager);
+
+/** The maximum depth in metres; NaN without a depth sensor or for an invalid handle. */
+double ocm_water_submersion_maximum_depth(const ocm_water_submersion_manager *manager);
+
+/**
+ * Starts updates (replacing running ones; the surface is learned anew): every measurement (25
+ * a second on an MS5837 at its highest resolution), each event, and the water temperature while
+ * submerged.
+ * @param callback   called with each update on the engine thread; NULL to poll with
+ *                   ocm_water_submersion_copy_latest() instead.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_NOT_AVAILABLE (no depth sensor);
+ *         OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_start_updates(ocm_water_submersion_manager *manager, ocm_water_submersion_callback callback,
+                                              void *user_data);
+
+/** Stops updates (see "Callbacks" above). @return OCM_STATUS_OK or OCM_STATUS_INVALID_HANDLE. */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_stop_updates(ocm_water_submersion_manager *manager);
+
+/** Copies the latest measurement (kind MEASUREMENT) since updates started.
+ *  @return OCM_STATUS_OK; OCM_STATUS_NO_DATA before the first; OCM_STATUS_INVALID_HANDLE;
+ *  OCM_STATUS_INVALID_ARGUMENT (NULL out). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_copy_latest(const ocm_water_submersion_manager *manager, ocm_water_submersion_update *out);
+
+/** The message of the failure that stopped the manager's board or kept it from coming up, or
+ *  NULL if none or the handle is invalid. Owned by the manager: valid until
+ *  ocm_water_submersion_close(). */
+const char *ocm_water_submersion_error_message(const ocm_water_submersion_manager *manager);
+
 #ifdef __cplusplus
 }
 #endif

@@ -63,6 +63,10 @@ struct ChipFamily: Sendable {
             BarometerReader(try LPS25HDriver(bus: bus, address: chip.address), label: chip.label)
         }, emulate: { chip, senses in .barometer(LPS25HEmulator(address: chip.address), senses) },
            noise: SensorNoise(pressure: 1.0)),
+        // Depth sensors. Pressure RMS noise at OSR 8192: 0.2 mbar for the 30BA (its datasheet's
+        // "high-resolution module 0.2 mbar"), 0.016 mbar for the 02BA (its resolution table).
+        "ms5837-30ba": ms5837(.bar30, noise: 20),
+        "ms5837-02ba": ms5837(.bar02, noise: 1.6),
     ]
 
     /// The sensors each family gives (a chip's section may give part of them: an IIO device
@@ -78,7 +82,18 @@ struct ChipFamily: Sendable {
         "ak8963": [.magnetometer],
         "bmp280": [.barometer, .thermometer],
         "lps25h": [.barometer, .thermometer],
+        "ms5837-30ba": [.barometer, .thermometer],
+        "ms5837-02ba": [.barometer, .thermometer],
     ]
+
+    /// An MS5837 variant: its driver, and its emulator feeling the motion source's pressure
+    /// and water temperature.
+    private static func ms5837(_ variant: MS5837Variant, noise pascals: Double) -> ChipFamily {
+        ChipFamily(open: { bus, chip throws(ChipError) in
+            BarometerReader(try MS5837Driver(bus: bus, address: chip.address, variant: variant), label: chip.label)
+        }, emulate: { chip, senses in .barometer(MS5837Emulator(address: chip.address, variant: variant), senses) },
+           noise: SensorNoise(pressure: pascals))
+    }
 
     private static let openMPU6050: Open = { bus, chip throws(ChipError) in
         var configuration = MPU6050Driver<BoardBus>.Configuration()
@@ -154,6 +169,12 @@ final class EmulatedSenses {
         advance(nanoseconds)
         return (motion?.pressure ?? 101_325) + barometerNoise.next()
     }
+
+    /// The surroundings' temperature, °C, if the motion source gives one.
+    func temperature(_ nanoseconds: Int64) -> Double? {
+        advance(nanoseconds)
+        return motion?.temperature
+    }
 }
 
 extension BoardDescription.AxisMapping {
@@ -196,6 +217,7 @@ struct Emulation {
     static func barometer(_ emulator: some EmulatedBarometer, _ senses: EmulatedSenses) -> Emulation {
         Emulation(bus: emulator, chip: emulator, advance: { time in
             emulator.pressurePascals = senses.pressure(time)
+            if let celsius = senses.temperature(time) { emulator.temperatureCelsius = celsius }
             emulator.advance(to: time)
         })
     }
