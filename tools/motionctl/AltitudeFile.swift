@@ -16,7 +16,7 @@ final class AltitudeFile {
 
     /// One reading through the altimeter stage; a row if it took a pressure reading.
     func process(_ reading: SensorReading) {
-        guard stage.process(reading) != nil, let values = stage.values(at: reading.timestampNanoseconds) else { return }
+        guard stage.process(reading) != nil, let values = stage.update(at: reading.timestampNanoseconds) else { return }
         file.write(TimestampFormatting.format(values.timestampNanoseconds) + "," + String(format: "%.3f", values.relativeAltitude)
                    + "," + String(format: "%.5f", values.pressureKilopascals))
     }

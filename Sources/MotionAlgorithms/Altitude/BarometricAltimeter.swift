@@ -7,7 +7,8 @@ public import FixedPoint
 /// for the altimeter and the floor counter.
 ///
 /// - Low-pass: first order on the pressure, time constant 1 s, discretised exactly (α = 1 −
-///   e^(−dt/τ), so the response does not depend on the sample rate): cut-off 0.16 Hz, a lag of
+///   e^(−dt/τ), so the response does not depend on the sample rate; the first samples are
+///   averaged, α = 1/k, until 1/k < α, so a start is not one noisy sample): cut-off 0.16 Hz, a lag of
 ///   1 s behind a steady climb (0.3…0.5 m on stairs) that settles within 1 % 4.6 s after the
 ///   climb ends. White barometer noise falls by √(α/(2 − α)): a BMP280 at ×16 oversampling
 ///   without its own IIR filter (1.3 Pa ≈ 11 cm rms per sample, BST-BMP280-DS001) read at
@@ -21,8 +22,8 @@ public import FixedPoint
 ///   weather too: a pressure change of 1 hPa per hour (a passing front) is 8 m per hour of
 ///   drift, which nothing in a barometer alone can tell from a climb.
 /// - Absolute altitude: the standard atmosphere's formula against `reference`. `accuracy` is
-///   one standard deviation of the reference's error as height (∂h/∂p₀ × uncertainty: 84 m
-///   for the standard atmosphere, 8 m for a QNH); `precision` is one standard deviation of the
+///   one standard deviation of the reference's error as height (∂h/∂p₀ × uncertainty: 83 m
+///   for the standard atmosphere at sea level, 8 m for a QNH); `precision` is one standard deviation of the
 ///   filtered altitude's noise, from the raw pressure's second differences (white noise of
 ///   variance σ² gives them variance 6σ²; a steady climb gives none) averaged over 10 s.
 public struct BarometricAltimeter: Sendable {
@@ -49,6 +50,10 @@ public struct BarometricAltimeter: Sendable {
     private var rawCount = 0
     /// Mean square second difference / 6: the raw pressure's noise variance, Pa².
     private var noiseVariance = Q32_32.zero
+    /// Pressure samples taken, up to `warmUpSamples`: the first ones are averaged (α = 1/k)
+    /// until the low-pass's own α is larger, so the start is not one noisy sample.
+    private var sampleCount = 0
+    private static let warmUpSamples = 1 << 20
     /// The last dt and its α, so a steady rate computes the exponential once.
     private var lastDt = Q32_32(rawValue: -1)
     private var lastAlpha = Q32_32.one
@@ -84,7 +89,10 @@ public struct BarometricAltimeter: Sendable {
             return true
         }
         let alpha = smoothing(dt: dt)
-        pressure = pressure + (raw - pressure) * alpha
+        // Warm-up: the running mean of the k samples so far while 1/k > α (the first second).
+        sampleCount = min(sampleCount + 1, Self.warmUpSamples)
+        let mean = Q32_32(rawValue: Q32_32.one.rawValue / Int64(sampleCount + 1))
+        pressure = pressure + (raw - pressure) * (mean > alpha ? mean : alpha)
         let ratio = StandardAtmosphere.temperatureRatio(pressure: pressure, seaLevelPressure: reference.seaLevelPressure)
         let altitude = StandardAtmosphere.scaleHeight * (.one - ratio)
         // dh_hypsometric / dh_standard = T / T_std(h), T_std = T₀ × ratio.

@@ -40,7 +40,7 @@ public enum StandardAtmosphere {
     }
 
     /// The altitude's change per pascal of `seaLevelPressure` at `altitude`, m/Pa: ∂h/∂p₀ =
-    /// (R*/g₀M₀) T(h) / p₀ (≈ 0.0843 m/Pa, 8.4 m per hPa, at sea level), for the accuracy a
+    /// (R*/g₀M₀) T(h) / p₀ (≈ 0.0832 m/Pa, 8.3 m per hPa, at sea level), for the accuracy a
     /// reference's uncertainty allows.
     public static func metresPerSeaLevelPascal(altitude: Q32_32, seaLevelPressure: Q32_32) -> Q32_32 {
         let temperature = seaLevelTemperature - altitude * Q32_32(0.0065)
@@ -72,7 +72,7 @@ public struct AltitudeReference: Sendable, Equatable {
 
     /// The standard atmosphere's 1013.25 hPa, with 10 hPa of uncertainty: the spread of the
     /// actual sea-level pressure about it (weather: mostly 990…1035 hPa at mid-latitudes), so an
-    /// accuracy of ≈ 84 m at sea level. The sensor's own absolute error (BMP280: ±1 hPa,
+    /// accuracy of ≈ 83 m at sea level. The sensor's own absolute error (BMP280: ±1 hPa,
     /// BST-BMP280-DS001) is ten times smaller and left out.
     public static let standardAtmosphere = AltitudeReference(seaLevelPressure: StandardAtmosphere.seaLevelPressure,
                                                              uncertainty: Q32_32(1000.0))

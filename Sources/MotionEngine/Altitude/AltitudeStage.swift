@@ -8,6 +8,8 @@ public import FixedPoint
 public struct AltitudeStage: Sendable {
     public private(set) var altimeter: BarometricAltimeter
     private var lastPressureTime: Int64?
+    /// The altimeter's relative altitude at the first update, m: relative altitude's zero.
+    private var origin: Q32_32?
 
     public init(reference: AltitudeReference = .standardAtmosphere) {
         altimeter = BarometricAltimeter(reference: reference)
@@ -33,11 +35,14 @@ public struct AltitudeStage: Sendable {
     }
 
     /// The altitude now, as CMAltitudeData and CMAbsoluteAltitudeData give it, stamped `time`
-    /// (ns); nil before the first pressure reading.
-    public func values(at time: Int64) -> AltitudeValues? {
+    /// (ns), for an update; nil before the first pressure reading. The first update sets
+    /// relative altitude's zero ("metres since the first update", as Core Motion's).
+    public mutating func update(at time: Int64) -> AltitudeValues? {
         guard altimeter.hasStarted else { return nil }
+        let relative = altimeter.relativeAltitude
+        if origin == nil { origin = relative }
         return AltitudeValues(timestampNanoseconds: time,
-                              relativeAltitude: altimeter.relativeAltitude.doubleValue,
+                              relativeAltitude: (relative - (origin ?? relative)).doubleValue,
                               pressureKilopascals: altimeter.pressure.doubleValue / 1000,
                               absoluteAltitude: altimeter.absoluteAltitude.doubleValue,
                               accuracy: altimeter.accuracy.doubleValue,
@@ -50,7 +55,7 @@ public struct AltitudeStage: Sendable {
 public struct AltitudeValues: Sendable, Equatable {
     /// The pressure reading's time, ns (the engine's clock).
     public var timestampNanoseconds: Int64
-    /// m since the first pressure reading, up positive.
+    /// m since the first update, up positive.
     public var relativeAltitude: Double
     /// kPa, low-passed.
     public var pressureKilopascals: Double
@@ -72,19 +77,25 @@ public struct AltitudeValues: Sendable, Equatable {
     }
 }
 
-/// Core Motion's altimeter pace: an update at the first pressure reading, then one with the
-/// first reading at least `intervalNanoseconds` (1 s, as an iPhone's relative altitude
-/// handler is called) after the last update.
+/// Core Motion's altimeter pace: the first update once the low-pass has had a second of
+/// readings (an iPhone's first relative altitude also comes about a second after the start),
+/// then one with the first reading at least `intervalNanoseconds` (1 s, as an iPhone's
+/// relative altitude handler is called) after the last update.
 public struct AltitudeUpdateSchedule: Sendable {
     public var intervalNanoseconds: Int64 = 1_000_000_000
+    /// The last update's time, or before the first, the first reading's.
     private var lastUpdate: Int64?
 
     public init() {}
 
     /// Whether an update is due at `time` (ns, a pressure reading's); marks it sent.
     public mutating func isDue(at time: Int64) -> Bool {
-        if let lastUpdate, time - lastUpdate < intervalNanoseconds { return false }
-        lastUpdate = time
+        guard let lastUpdate else {
+            lastUpdate = time
+            return false
+        }
+        guard time - lastUpdate >= intervalNanoseconds else { return false }
+        self.lastUpdate = time
         return true
     }
 }
