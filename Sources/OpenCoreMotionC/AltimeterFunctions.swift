@@ -24,11 +24,6 @@ private struct AltitudeCallback: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func handle(_ pointer: OpaquePointer?) -> AltimeterHandle? {
     AltimeterHandle.registry.object(for: UnsafeRawPointer(pointer))
 }
