@@ -8,12 +8,13 @@ public import FixedPoint
 ///
 /// - Low-pass: first order on the pressure, time constant 1 s, discretised exactly (α = 1 −
 ///   e^(−dt/τ), so the response does not depend on the sample rate; the first samples are
-///   averaged, α = 1/k, until 1/k < α, so a start is not one noisy sample): cut-off 0.16 Hz, a lag of
-///   1 s behind a steady climb (0.3…0.5 m on stairs) that settles within 1 % 4.6 s after the
-///   climb ends. White barometer noise falls by √(α/(2 − α)): a BMP280 at ×16 oversampling
-///   without its own IIR filter (1.3 Pa ≈ 11 cm rms per sample, BST-BMP280-DS001) read at
-///   25 Hz gives 0.18 Pa ≈ 1.5 cm. A floor (3 m) stands out within a second; a hand moving
-///   the device up and down once a second is reduced sixfold (gain 1/√(1 + (2π)²)).
+///   averaged, α = 1/k, until 1/k < α, so a start is not one noisy sample): cut-off 0.16 Hz,
+///   a lag of 1 s behind a steady climb (0.3…0.5 m on stairs) that settles within 1 % 4.6 s
+///   after the climb ends. White barometer noise falls by √(α/(2 − α)): a BMP280 at ×16
+///   oversampling without its own IIR filter (1.3 Pa ≈ 11 cm rms per sample,
+///   BST-BMP280-DS001) read at 25 Hz gives 0.18 Pa ≈ 1.5 cm. A floor (3 m) stands out within
+///   a second; a hand moving the device up and down once a second is reduced sixfold (gain
+///   1/√(1 + (2π)²)).
 /// - Relative altitude: the sum of the standard atmosphere's height changes, each scaled by
 ///   T / T_std(h) for the air's temperature T (the hypsometric equation: dh = −29.27 m/K × T
 ///   dp/p; 1 % of the height per 3 K). T is the thermometer's when the board has one, else
@@ -23,9 +24,10 @@ public import FixedPoint
 ///   drift, which nothing in a barometer alone can tell from a climb.
 /// - Absolute altitude: the standard atmosphere's formula against `reference`. `accuracy` is
 ///   one standard deviation of the reference's error as height (∂h/∂p₀ × uncertainty: 83 m
-///   for the standard atmosphere at sea level, 8 m for a QNH); `precision` is one standard deviation of the
-///   filtered altitude's noise, from the raw pressure's second differences (white noise of
-///   variance σ² gives them variance 6σ²; a steady climb gives none) averaged over 10 s.
+///   for the standard atmosphere at sea level, 8 m for a QNH); `precision` is one standard
+///   deviation of the filtered altitude's noise, from the raw pressure's second differences
+///   (white noise of variance σ² gives them variance 6σ²; a steady climb gives none),
+///   averaged over 10 s (over all of them in the first 10 s).
 public struct BarometricAltimeter: Sendable {
     public let reference: AltitudeReference
 
@@ -50,8 +52,9 @@ public struct BarometricAltimeter: Sendable {
     private var rawCount = 0
     /// Mean square second difference / 6: the raw pressure's noise variance, Pa².
     private var noiseVariance = Q32_32.zero
-    /// Pressure samples taken, up to `warmUpSamples`: the first ones are averaged (α = 1/k)
-    /// until the low-pass's own α is larger, so the start is not one noisy sample.
+    /// Pressure samples taken after the first, up to `warmUpSamples`: the first ones are
+    /// averaged (α = 1/k) until the low-pass's own α is larger, and so are the first noise
+    /// estimates, so that neither starts from one noisy sample.
     private var sampleCount = 0
     private static let warmUpSamples = 1 << 20
     /// The last dt and its α, so a steady rate computes the exponential once.
@@ -119,7 +122,10 @@ public struct BarometricAltimeter: Sendable {
         rawCount = min(rawCount + 1, 3)
         guard rawCount == 3 else { return }
         let second = raw - rawPressures.1.timesPowerOfTwo(1) + rawPressures.0
-        let weight = dt * Self.noiseTimeConstant > .one ? Q32_32.one : dt * Self.noiseTimeConstant
+        // 10 s of average, or the mean of all second differences so far while they are fewer.
+        let decay = dt * Self.noiseTimeConstant > .one ? Q32_32.one : dt * Self.noiseTimeConstant
+        let mean = Q32_32(rawValue: Q32_32.one.rawValue / Int64(max(sampleCount - 1, 1)))
+        let weight = mean > decay ? mean : decay
         noiseVariance = noiseVariance + (second * second * Self.oneSixth - noiseVariance) * weight
         // The filtered noise: σ² α / (2 − α) for white noise through the first-order low-pass.
         let filteredRoot = (alpha * noiseVariance).squareRoot * (Q32_32(2.0) - alpha).reciprocalSquareRoot
