@@ -29,14 +29,23 @@ package final class AltimeterCore: Sendable {
         let tap: ReadingTap
     }
 
+    /// One kind's running subscription and latest update.
+    private struct Slot {
+        var running: Running?
+        var latest: AltitudeValues?
+    }
+
     private struct State {
-        var relative: Running?
-        var absolute: Running?
-        var latestRelative: AltitudeValues?
-        var latestAbsolute: AltitudeValues?
+        var relative = Slot()
+        var absolute = Slot()
         /// The failure that stopped the board, or why it could not be brought up.
         var failure: MotionManagerError?
         var reference = AltitudeReference.standardAtmosphere
+
+        subscript(kind: Kind) -> Slot {
+            get { kind == .relative ? relative : absolute }
+            set { if kind == .relative { relative = newValue } else { absolute = newValue } }
+        }
     }
 
     private let state = Mutex(State())
@@ -100,49 +109,53 @@ package final class AltimeterCore: Sendable {
         guard let board, isAvailable else { throw unavailable(kind) }
         let subscription = AltimeterSubscription(reference: reference) { [weak self] subscription, feed in
             self?.state.withLock { state in
+                guard state[kind].running?.subscription === subscription else { return }  // replaced or stopped
                 switch feed {
-                case .update(let values):
-                    if kind == .relative { state.latestRelative = values } else { state.latestAbsolute = values }
-                case .failed(let failure):
-                    state.failure = failure
+                case .update(let values): state[kind].latest = values
+                case .failed(let failure): state.failure = failure
                 }
             }
             deliver?(subscription, feed)
         }
         let running = Running(subscription: subscription, tap: subscription.makeTap())
-        stopUpdates(kind)
-        state.withLock { state in
-            if kind == .relative { (state.relative, state.latestRelative) = (running, nil) } else { (state.absolute, state.latestAbsolute) = (running, nil) }
-            state.failure = nil  // a new start: the old failure is past
+        // Installed before its tap is added (its first update comes a second later and finds
+        // it); what it replaces stops now. A new start: the old failure is past.
+        let old = state.withLock { state -> Running? in
+            defer { (state[kind], state.failure) = (Slot(running: running), nil) }
+            return state[kind].running
         }
+        if let old { remove(old) }
         do {
             try board.add(running.tap)
         } catch {
             state.withLock { state in
                 state.failure = error
-                if kind == .relative, state.relative?.subscription === subscription { state.relative = nil }
-                if kind == .absolute, state.absolute?.subscription === subscription { state.absolute = nil }
+                if state[kind].running?.subscription === subscription { state[kind].running = nil }
             }
             throw error
         }
+        // A stop or another start on another thread while the tap was being added did not see
+        // it on the board: take it off now.
+        if state.withLock({ $0[kind].running?.subscription !== subscription }) { remove(running) }
     }
 
     /// Stops `kind` updates: once this returns (outside a callback), none is delivered.
     package func stopUpdates(_ kind: Kind) {
         let old = state.withLock { state -> Running? in
-            switch kind {
-            case .relative: defer { state.relative = nil }; return state.relative
-            case .absolute: defer { state.absolute = nil }; return state.absolute
-            }
+            defer { state[kind].running = nil }
+            return state[kind].running
         }
-        guard let old else { return }
-        old.subscription.cancel()
-        board?.remove(old.tap)
+        if let old { remove(old) }
     }
 
     /// The latest `kind` update since those updates last started (nil before the first).
     package func latest(_ kind: Kind) -> AltitudeValues? {
-        state.withLock { kind == .relative ? $0.latestRelative : $0.latestAbsolute }
+        state.withLock { $0[kind].latest }
+    }
+
+    private func remove(_ running: Running) {
+        running.subscription.cancel()
+        board?.remove(running.tap)
     }
 
     /// The failure that stopped the board, or why it could not be brought up.

@@ -86,6 +86,28 @@ import Testing
         #expect(abs(last.altitude - 55.97) < 0.1 && abs(last.accuracy - 8.26) < 0.02, "\(last)")
     }
 
+    @Test func aSecondStartReplacesTheFirstAndCountsFromZeroAgain() async throws {
+        let altimeter = CMAltimeter(board: board("sim-sense-hat.board"))
+        let queue = OperationQueue()
+        let first = Arrivals<CMAltitudeData>()
+        let second = Arrivals<CMAltitudeData>()
+        altimeter.startRelativeAltitudeUpdates(to: queue, withHandler: first.handle)
+        try await Task.sleep(for: .seconds(2.5))
+        altimeter.startRelativeAltitudeUpdates(to: queue, withHandler: second.handle)
+        try await drain(queue)
+        let firstCount = first.received.count
+        try await Task.sleep(for: .seconds(2.5))
+        altimeter.stopRelativeAltitudeUpdates()
+        try await drain(queue)
+        // The first handler hears nothing after the second start; the second starts at 0 m and
+        // gets one update a second (one stream, not two).
+        #expect(first.received.count == firstCount && (1...3).contains(firstCount), "\(firstCount) first updates")
+        #expect(second.received.first?.item.relativeAltitude.doubleValue == 0 && (1...3).contains(second.received.count),
+                "\(second.received.map(\.item))")
+        let times = second.received.map(\.item.timestamp)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 0.999 }, "\(times)")
+    }
+
     @Test func aRecordedClimbOfThreeMetresIsFollowed() async throws {
         // A board whose BMP280 feels a recording: 2 s still, 3 m up at 0.5 m/s, then still, in air
         // at the emulator's 22.5 °C (which its thermometer reports, and the altimeter uses).
