@@ -3,7 +3,8 @@
 # library at run time (only Debian packages' libraries: glibc, libstdc++, libgcc_s, zlib, libi2c,
 # libiio and their dependencies), then builds Tests/CLibrary/*.c against it with pkg-config, as a user
 # would, and runs them (device_motion_example.c runs the simulated MPU-9250 board live for 2 s,
-# the pedometer and activity programs the simulated walker for 8 s each).
+# the pedometer and activity programs the simulated walker for 8 s each, the altimeter programs
+# the simulated GY-521 + BMP280 for 5 s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -59,6 +60,8 @@ for source in Tests/CLibrary/*.c; do
         # water submersion on the simulated dive (boards/sim-ms5837.board), 12 s.
         device_motion_example.c | motion_manager_test.c | pedometer_example.c | pedometer_test.c | activity_example.c | activity_test.c \
             | water_submersion_test.c) arguments=() ;;
+        # The altimeter on the simulated GY-521 + BMP280 (boards/sim-gy-521-bmp280.board): 5 s each.
+        altimeter_example.c | altimeter_test.c) arguments=() ;;
         *) arguments=(Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch") ;;
     esac
     echo "== $(basename "$source" .c)"

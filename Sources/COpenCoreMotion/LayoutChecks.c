@@ -26,3 +26,4 @@ _Static_assert(offsetof(ocm_motion_activity, confidence) == 16 && offsetof(ocm_m
 _Static_assert(offsetof(ocm_water_submersion_update, date_unix_ns) == 8 && offsetof(ocm_water_submersion_update, state) == 40, "ocm_water_submersion_update layout");
 _Static_assert(offsetof(ocm_water_submersion_update, temperature_c) == 48 && sizeof(ocm_water_submersion_update) == 64, "ocm_water_submersion_update layout");
 _Static_assert(sizeof(ocm_water_depth_state) == 4 && sizeof(ocm_water_submersion_update_kind) == 4, "enums are int-sized");
+_Static_assert(offsetof(ocm_altitude_data, precision_m) == 40 && sizeof(ocm_altitude_data) == 48 && sizeof(ocm_altitude_kind) == 4, "ocm_altitude_data layout");

@@ -49,11 +49,6 @@ private struct EngineThreadCallback: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func stream(_ value: ocm_stream) -> MotionStream? {
     MotionStream(rawValue: Int(value.rawValue))
 }

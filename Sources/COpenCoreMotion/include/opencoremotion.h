@@ -747,6 +747,113 @@ ocm_status ocm_water_submersion_copy_latest(const ocm_water_submersion_manager *
  *  ocm_water_submersion_close(). */
 const char *ocm_water_submersion_error_message(const ocm_water_submersion_manager *manager);
 
+/* -------------------------------------------------------------------------------------------
+ * Altimeter: Core Motion's CMAltimeter on a board with a barometer (BMP280/BME280, LPS25H).
+ *
+ * Relative altitude since updates started (metres, up positive, with the low-passed pressure in
+ * kPa) and absolute altitude above sea level by the standard atmosphere (ICAO) with its accuracy
+ * and precision. Updates come at Core Motion's pace: the first a second after the start (once the
+ * low-pass has a second of readings; relative altitude 0), then about every second. Pressure is low-passed with a 1 s time
+ * constant (a floor climb shows within a second, 1 s behind); height changes are scaled by the
+ * board's thermometer (15 °C without one). Relative altitude follows the weather too (about 8 m
+ * per hPa), as Core Motion's does. Nothing runs while no updates are on.
+ *
+ * Callbacks run ON THE ENGINE THREAD, with the motion manager's rules (see above): keep them
+ * short; they may call ocm_altimeter_copy_latest() and the stop functions; when a stop function
+ * or ocm_altimeter_close() returns (outside a callback), the callback is not running and is not
+ * called again.
+ * ------------------------------------------------------------------------------------------- */
+
+/** A board opened for altitude. */
+typedef struct ocm_altimeter ocm_altimeter;
+
+/** Which altitude: Core Motion's two kinds of update. */
+typedef enum ocm_altitude_kind {
+    OCM_ALTITUDE_RELATIVE = 0,  /**< CMAltitudeData: relative_altitude_m and pressure_kpa */
+    OCM_ALTITUDE_ABSOLUTE = 1   /**< CMAbsoluteAltitudeData: altitude_m, accuracy_m, precision_m */
+} ocm_altitude_kind;
+
+/** One altitude update: Core Motion's CMAltitudeData and CMAbsoluteAltitudeData in one (every
+ *  field is filled for both kinds). */
+typedef struct ocm_altitude_data {
+    int64_t timestamp_ns;        /**< the pressure reading's, CLOCK_MONOTONIC, nanoseconds */
+    double relative_altitude_m;  /**< metres since updates of this kind started, up positive */
+    double pressure_kpa;         /**< low-passed pressure, kPa */
+    double altitude_m;           /**< metres above the sea-level pressure's level */
+    double accuracy_m;           /**< one standard deviation of altitude_m's error: the sea-level
+                                      pressure's uncertainty as height (about 83 m for the standard
+                                      atmosphere, 8 m for a QNH) */
+    double precision_m;          /**< one standard deviation of the altitude's noise, measured */
+} ocm_altitude_data;
+
+/**
+ * An altitude update's callback, run ON THE ENGINE THREAD.
+ * @param data       the update, valid only during the call; NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with data; or, once, OCM_STATUS_DEVICE_ERROR: the board
+ *                   stopped (message in ocm_last_error_message() during the call and in
+ *                   ocm_altimeter_error_message()); nothing more comes until updates are started
+ *                   again, which brings the board up again.
+ * @param user_data  what was given to ocm_altimeter_start_updates().
+ */
+typedef void (*ocm_altitude_callback)(const ocm_altitude_data *data, ocm_status status, void *user_data);
+
+/**
+ * Opens a board's altimeter: reads the board file only (the board comes up at the first start).
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the simulated
+ *                    MPU-9250, which has no barometer; "boards/sim-gy-521-bmp280.board" has one).
+ * @param out         receives the handle (NULL on failure); close it with ocm_altimeter_close().
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
+ *         OCM_STATUS_MALFORMED_BOARD.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_open(const char *board_path, ocm_altimeter **out);
+
+/** Stops its updates and frees the altimeter. NULL and invalid handles are ignored. */
+void ocm_altimeter_close(ocm_altimeter *altimeter);
+
+/** 1 if the board has a barometer (relative and absolute altitude), else 0 (also for an invalid
+ *  handle). */
+int ocm_altimeter_is_available(const ocm_altimeter *altimeter);
+
+/**
+ * Measures absolute altitude against a sea-level pressure of `kpa` (such as a nearby airfield's
+ * QNH: 1013.2 hPa is 101.32 kPa) known to `uncertainty_kpa` (one standard deviation; 0.1 for a
+ * recent QNH), from the next start. Until called: the standard atmosphere's 101.325 kPa, 1.0 kPa.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (kpa outside
+ *         80…110, or uncertainty outside 0…10).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_set_sea_level_pressure(ocm_altimeter *altimeter, double kpa, double uncertainty_kpa);
+
+/**
+ * Starts `kind` updates, replacing running ones of that kind (relative altitude then counts from
+ * zero again): the first a second after the start, then about every second.
+ * @param callback   called with each update on the engine thread; NULL to poll with
+ *                   ocm_altimeter_copy_latest() instead.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (an unknown
+ *         kind); OCM_STATUS_NOT_AVAILABLE (no barometer; the message names the board's chips);
+ *         OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_start_updates(ocm_altimeter *altimeter, ocm_altitude_kind kind, ocm_altitude_callback callback,
+                                       void *user_data);
+
+/** Stops `kind` updates (see "Callbacks" above).
+ *  @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (an unknown kind). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_stop_updates(ocm_altimeter *altimeter, ocm_altitude_kind kind);
+
+/** Copies the latest `kind` update since those updates last started into *out.
+ *  @return OCM_STATUS_OK, OCM_STATUS_NO_DATA (none yet; *out unchanged),
+ *          OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (NULL out, unknown kind). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_copy_latest(const ocm_altimeter *altimeter, ocm_altitude_kind kind, ocm_altitude_data *out);
+
+/** The message of the failure that stopped the altimeter's board or kept it from coming up, or
+ *  NULL if none or the handle is invalid. Owned by the altimeter: valid until
+ *  ocm_altimeter_close(). */
+const char *ocm_altimeter_error_message(const ocm_altimeter *altimeter);
+
 #ifdef __cplusplus
 }
 #endif
