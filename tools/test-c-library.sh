@@ -3,7 +3,8 @@
 # library at run time (only Debian packages' libraries: glibc, libstdc++, libgcc_s, zlib, libi2c,
 # libiio and their dependencies), then builds Tests/CLibrary/*.c against it with pkg-config, as a user
 # would, and runs them (device_motion_example.c runs the simulated MPU-9250 board live for 2 s,
-# the pedometer and activity programs the simulated walker for 8 s each).
+# the pedometer and activity programs the simulated walker for 8 s each, the batched sensor test
+# the simulated GY-521 and BMI160 at their FIFO's full rate for 5 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -56,7 +57,8 @@ for source in Tests/CLibrary/*.c; do
     case "$(basename "$source")" in
         # Live device motion from the simulated MPU-9250 (the library's default board), 2 s;
         # the pedometer and motion activity on the simulated walker (boards/sim-walker.board), 8 s each.
-        device_motion_example.c | motion_manager_test.c | pedometer_example.c | pedometer_test.c | activity_example.c | activity_test.c) arguments=() ;;
+        device_motion_example.c | motion_manager_test.c | pedometer_example.c | pedometer_test.c | activity_example.c | activity_test.c \
+            | batched_sensor_test.c) arguments=() ;;
         *) arguments=(Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch") ;;
     esac
     echo "== $(basename "$source" .c)"
