@@ -88,7 +88,8 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
     /// Accelerometer batches (a second each, `accelerometerDataFrequency` samples) as they come.
     /// Iterating starts the stream (an unsupported board throws the `CMError` saying why);
     /// `stopAccelerometerUpdates()` ends it, cancelling the iterating task stops it, a board
-    /// that fails throws.
+    /// that fails throws. Leaving the loop with `break` does not stop it (the sequence cannot
+    /// tell): call `stopAccelerometerUpdates()`, or let the manager go, whose deinit stops it.
     public func accelerometerUpdates() -> AsyncThrowingStream<[CMAccelerometerData], any Error> {
         let core = self.core
         let source = BatchSource<SensorReading>(start: { () throws(MotionManagerError) in try core.startAccelerometer() },
