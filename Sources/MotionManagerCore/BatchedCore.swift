@@ -21,11 +21,15 @@ package final class BatchedCore: Sendable {
     /// Batches a client's queue holds before new ones are dropped: 4 s of data.
     package static let defaultQueueCapacity = 4
 
+    /// One stream's client: the running one, or the one stopped last (for its counts).
+    private struct Slot<Element: Sendable> {
+        var client: BatchClient<Element>?
+        var running = false
+    }
+
     private struct State {
-        var accelerometer: BatchClient<SensorReading>?
-        var deviceMotion: BatchClient<DeviceMotion>?
-        var accelerometerRunning = false
-        var deviceMotionRunning = false
+        var accelerometer = Slot<SensorReading>()
+        var deviceMotion = Slot<DeviceMotion>()
     }
 
     private let state = Mutex(State())
@@ -57,12 +61,12 @@ package final class BatchedCore: Sendable {
     /// Device-motion samples per second (0: not supported).
     package var deviceMotionFrequency: Int { fifo?.deviceMotionRateHertz ?? 0 }
 
-    package var isAccelerometerActive: Bool { state.withLock { $0.accelerometerRunning } }
-    package var isDeviceMotionActive: Bool { state.withLock { $0.deviceMotionRunning } }
+    package var isAccelerometerActive: Bool { state.withLock { $0.accelerometer.running } }
+    package var isDeviceMotionActive: Bool { state.withLock { $0.deviceMotion.running } }
 
     /// The accelerometer client running or stopped last (its counts), nil before any start.
-    package var accelerometerClient: BatchClient<SensorReading>? { state.withLock { $0.accelerometer } }
-    package var deviceMotionClient: BatchClient<DeviceMotion>? { state.withLock { $0.deviceMotion } }
+    package var accelerometerClient: BatchClient<SensorReading>? { state.withLock { $0.accelerometer.client } }
+    package var deviceMotionClient: BatchClient<DeviceMotion>? { state.withLock { $0.deviceMotion.client } }
 
     // MARK: Starting and stopping
 
@@ -70,49 +74,39 @@ package final class BatchedCore: Sendable {
     /// queue gets them once the engine runs it; throws when the board has no FIFO IMU or could
     /// not be brought up.
     package func startAccelerometer(queueCapacity: Int = defaultQueueCapacity) throws(MotionManagerError) -> BatchClient<SensorReading> {
-        let (board, fifo) = try checkSupported()
-        stopAccelerometer()
-        let client = BatchClient<SensorReading>(frequencyHertz: fifo.rateHertz, queueCapacity: queueCapacity)
-        state.withLock { $0.accelerometer = client; $0.accelerometerRunning = true }
-        do {
-            try board.add(.accelerometer(client))
-        } catch {
-            state.withLock { state in if state.accelerometer === client { state.accelerometerRunning = false } }
-            throw error
-        }
-        return client
+        try start(\.accelerometer, hertz: \.rateHertz, queueCapacity: queueCapacity, BatchedClient.accelerometer)
     }
 
     package func startDeviceMotion(queueCapacity: Int = defaultQueueCapacity) throws(MotionManagerError) -> BatchClient<DeviceMotion> {
-        let (board, fifo) = try checkSupported()
-        stopDeviceMotion()
-        let client = BatchClient<DeviceMotion>(frequencyHertz: fifo.deviceMotionRateHertz, queueCapacity: queueCapacity)
-        state.withLock { $0.deviceMotion = client; $0.deviceMotionRunning = true }
-        do {
-            try board.add(.deviceMotion(client))
-        } catch {
-            state.withLock { state in if state.deviceMotion === client { state.deviceMotionRunning = false } }
-            throw error
-        }
-        return client
+        try start(\.deviceMotion, hertz: \.deviceMotionRateHertz, queueCapacity: queueCapacity, BatchedClient.deviceMotion)
     }
 
     /// Stops accelerometer batches: its queue ends after what it holds; once this returns the
     /// engine adds nothing more. The client stays for its counts.
-    package func stopAccelerometer() {
-        let running = state.withLock { state -> BatchClient<SensorReading>? in
-            defer { state.accelerometerRunning = false }
-            return state.accelerometerRunning ? state.accelerometer : nil
+    package func stopAccelerometer() { stop(\.accelerometer, BatchedClient.accelerometer) }
+    package func stopDeviceMotion() { stop(\.deviceMotion, BatchedClient.deviceMotion) }
+
+    private func start<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, hertz: KeyPath<HighRateFIFO, Int>, queueCapacity: Int,
+                                _ wrap: (BatchClient<Element>) -> BatchedClient) throws(MotionManagerError) -> BatchClient<Element> {
+        let (board, fifo) = try checkSupported()
+        stop(slot, wrap)
+        let client = BatchClient<Element>(frequencyHertz: fifo[keyPath: hertz], queueCapacity: queueCapacity)
+        state.withLock { $0[keyPath: slot] = Slot(client: client, running: true) }
+        do {
+            try board.add(wrap(client))
+        } catch {
+            state.withLock { state in if state[keyPath: slot].client === client { state[keyPath: slot].running = false } }
+            throw error
         }
-        if let running, let board { board.remove(.accelerometer(running)) }
+        return client
     }
 
-    package func stopDeviceMotion() {
-        let running = state.withLock { state -> BatchClient<DeviceMotion>? in
-            defer { state.deviceMotionRunning = false }
-            return state.deviceMotionRunning ? state.deviceMotion : nil
+    private func stop<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, _ wrap: (BatchClient<Element>) -> BatchedClient) {
+        let running = state.withLock { state -> BatchClient<Element>? in
+            defer { state[keyPath: slot].running = false }
+            return state[keyPath: slot].running ? state[keyPath: slot].client : nil
         }
-        if let running, let board { board.remove(.deviceMotion(running)) }
+        if let running, let board { board.remove(wrap(running)) }
     }
 
     /// The board and its FIFO IMU, or the error Core Motion reports when batches cannot run.

@@ -15,8 +15,17 @@ final class BatchedSensorManagerHandle: Sendable {
 
     static let registry = HandleRegistry<BatchedSensorManagerHandle>()
 
-    func start(accelerometer delivery: BatchDeliveryThread<SensorReading>) { accelerometer.withLock { $0 = delivery } }
-    func start(deviceMotion delivery: BatchDeliveryThread<DeviceMotion>) { deviceMotion.withLock { $0 = delivery } }
+    /// Starts the core's accelerometer stream and its delivery thread, which gives `deliver`
+    /// each batch (or the failure).
+    func startAccelerometer(_ deliver: @escaping @Sendable ([SensorReading]?, MotionManagerError?) -> Void) throws(MotionManagerError) {
+        let client = try manager.startAccelerometer()
+        accelerometer.withLock { $0 = .start(client: client, deliver: deliver) }
+    }
+
+    func startDeviceMotion(_ deliver: @escaping @Sendable ([DeviceMotion]?, MotionManagerError?) -> Void) throws(MotionManagerError) {
+        let client = try manager.startDeviceMotion()
+        deviceMotion.withLock { $0 = .start(client: client, deliver: deliver) }
+    }
 
     /// Stops `stream` and waits for its delivery thread (see `BatchDeliveryThread.finish`).
     func stop(_ stream: ocm_batched_stream) {
@@ -113,21 +122,10 @@ public func ocm_batched_sensor_manager_start_accelerometer(
     _ callback: (@convention(c) (UnsafePointer<ocm_accelerometer_data>?, Int, ocm_status, UnsafeMutableRawPointer?) -> Void)?,
     _ userData: UnsafeMutableRawPointer?
 ) -> ocm_status {
-    guard let handle = handle(manager) else {
-        return fail(OCM_STATUS_INVALID_HANDLE, "ocm_batched_sensor_manager_start_accelerometer: not an open batched sensor manager")
-    }
-    guard let callback else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_batched_sensor_manager_start_accelerometer: callback is NULL") }
-    handle.stop(OCM_BATCHED_ACCELEROMETER)
-    let target = BatchCallback { callback($0, $1, $2, userData) }
-    do {
-        let client = try handle.manager.startAccelerometer()
-        handle.start(accelerometer: BatchDeliveryThread.start(client: client) { batch, failure in
-            target.call(batch, failure) { motionData(.accelerometer($0)).accelerometer }
-        })
-        return OCM_STATUS_OK
-    } catch {
-        return fail(status(for: error), error.message)
-    }
+    start(OCM_BATCHED_ACCELEROMETER, of: manager, "ocm_batched_sensor_manager_start_accelerometer",
+          callback.map { callback in BatchCallback { callback($0, $1, $2, userData) } },
+          start: { handle, deliver throws(MotionManagerError) in try handle.startAccelerometer(deliver) },
+          convert: { motionData(.accelerometer($0)).accelerometer })
 }
 
 @c @implementation
@@ -136,17 +134,24 @@ public func ocm_batched_sensor_manager_start_device_motion(
     _ callback: (@convention(c) (UnsafePointer<ocm_device_motion_data>?, Int, ocm_status, UnsafeMutableRawPointer?) -> Void)?,
     _ userData: UnsafeMutableRawPointer?
 ) -> ocm_status {
-    guard let handle = handle(manager) else {
-        return fail(OCM_STATUS_INVALID_HANDLE, "ocm_batched_sensor_manager_start_device_motion: not an open batched sensor manager")
-    }
-    guard let callback else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_batched_sensor_manager_start_device_motion: callback is NULL") }
-    handle.stop(OCM_BATCHED_DEVICE_MOTION)
-    let target = BatchCallback { callback($0, $1, $2, userData) }
+    start(OCM_BATCHED_DEVICE_MOTION, of: manager, "ocm_batched_sensor_manager_start_device_motion",
+          callback.map { callback in BatchCallback { callback($0, $1, $2, userData) } },
+          start: { handle, deliver throws(MotionManagerError) in try handle.startDeviceMotion(deliver) },
+          convert: { motionData(.deviceMotion($0, .xArbitraryZVertical)).device_motion })
+}
+
+/// Starts `stream` (stopping it first if started) with `start`, the handle's start of that
+/// stream; each batch reaches `callback` converted into C structs by `convert`.
+private func start<Element: Sendable, Sample>(
+    _ stream: ocm_batched_stream, of manager: OpaquePointer?, _ function: String, _ callback: BatchCallback<Sample>?,
+    start: (BatchedSensorManagerHandle, @escaping @Sendable ([Element]?, MotionManagerError?) -> Void) throws(MotionManagerError) -> Void,
+    convert: @escaping @Sendable (Element) -> Sample
+) -> ocm_status {
+    guard let handle = handle(manager) else { return fail(OCM_STATUS_INVALID_HANDLE, "\(function): not an open batched sensor manager") }
+    guard let callback else { return fail(OCM_STATUS_INVALID_ARGUMENT, "\(function): callback is NULL") }
+    handle.stop(stream)
     do {
-        let client = try handle.manager.startDeviceMotion()
-        handle.start(deviceMotion: BatchDeliveryThread.start(client: client) { batch, failure in
-            target.call(batch, failure) { motionData(.deviceMotion($0, .xArbitraryZVertical)).device_motion }
-        })
+        try start(handle) { batch, failure in callback.call(batch, failure, convert: convert) }
         return OCM_STATUS_OK
     } catch {
         return fail(status(for: error), error.message)
