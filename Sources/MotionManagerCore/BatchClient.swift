@@ -23,12 +23,21 @@ package final class BatchClient<Element: Sendable>: Sendable {
     private let fifoDropped = Atomic<Int>(0)
     private let overflows = Atomic<Int>(0)
     private let live = Atomic<Bool>(true)
+    /// For a pull client (Core Motion's `startAccelerometerUpdates()` without a handler): batches
+    /// replace the latest one instead of queueing, so nothing is dropped for not reading.
+    private let pull: Bool
+    private let latest = Mutex<[Element]?>(nil)
 
-    package init(frequencyHertz: Int, queueCapacity: Int) {
+    /// - Parameter pull: keep only the latest batch (`latestBatch`) instead of a queue.
+    package init(frequencyHertz: Int, queueCapacity: Int, pull: Bool = false) {
         id = batchClientIDs.wrappingAdd(1, ordering: .relaxed).newValue
         self.frequencyHertz = frequencyHertz
         queue = BatchQueue(capacity: queueCapacity)
+        self.pull = pull
     }
+
+    /// A pull client's latest batch (nil before the first, and for a queueing client).
+    package var latestBatch: [Element]? { latest.withLock { $0 } }
 
     /// Samples handed to the queue (the client gets them unless it stops first).
     package var deliveredSamples: Int { delivered.load(ordering: .relaxed) }
@@ -52,7 +61,10 @@ package final class BatchClient<Element: Sendable>: Sendable {
     /// Hands a full batch to the queue, or counts it dropped.
     func deliver(_ batch: [Element]) {
         guard isLive else { return }
-        if queue.push(batch) {
+        if pull {
+            latest.withLock { $0 = batch }
+            delivered.wrappingAdd(batch.count, ordering: .relaxed)
+        } else if queue.push(batch) {
             delivered.wrappingAdd(batch.count, ordering: .relaxed)
         } else {
             queueDropped.wrappingAdd(batch.count, ordering: .relaxed)

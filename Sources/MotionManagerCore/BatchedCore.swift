@@ -71,14 +71,16 @@ package final class BatchedCore: Sendable {
     // MARK: Starting and stopping
 
     /// Starts accelerometer batches (replacing a running stream); returns the client whose
-    /// queue gets them once the engine runs it; throws when the board has no FIFO IMU or could
-    /// not be brought up.
-    package func startAccelerometer(queueCapacity: Int = defaultQueueCapacity) throws(MotionManagerError) -> BatchClient<SensorReading> {
-        try start(\.accelerometer, hertz: \.rateHertz, queueCapacity: queueCapacity, BatchedClient.accelerometer)
+    /// queue (or, with `pull`, latest batch) gets them once the engine runs it; throws when the
+    /// board has no FIFO IMU or could not be brought up.
+    package func startAccelerometer(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false) throws(MotionManagerError)
+        -> BatchClient<SensorReading> {
+        try start(\.accelerometer, hertz: \.rateHertz, queueCapacity: queueCapacity, pull: pull, BatchedClient.accelerometer)
     }
 
-    package func startDeviceMotion(queueCapacity: Int = defaultQueueCapacity) throws(MotionManagerError) -> BatchClient<DeviceMotion> {
-        try start(\.deviceMotion, hertz: \.deviceMotionRateHertz, queueCapacity: queueCapacity, BatchedClient.deviceMotion)
+    package func startDeviceMotion(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false) throws(MotionManagerError)
+        -> BatchClient<DeviceMotion> {
+        try start(\.deviceMotion, hertz: \.deviceMotionRateHertz, queueCapacity: queueCapacity, pull: pull, BatchedClient.deviceMotion)
     }
 
     /// Stops accelerometer batches: its queue ends after what it holds; once this returns the
@@ -86,11 +88,11 @@ package final class BatchedCore: Sendable {
     package func stopAccelerometer() { stop(\.accelerometer, BatchedClient.accelerometer) }
     package func stopDeviceMotion() { stop(\.deviceMotion, BatchedClient.deviceMotion) }
 
-    private func start<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, hertz: KeyPath<HighRateFIFO, Int>, queueCapacity: Int,
+    private func start<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, hertz: KeyPath<HighRateFIFO, Int>, queueCapacity: Int, pull: Bool,
                                 _ wrap: (BatchClient<Element>) -> BatchedClient) throws(MotionManagerError) -> BatchClient<Element> {
         let (board, fifo) = try checkSupported()
         stop(slot, wrap)
-        let client = BatchClient<Element>(frequencyHertz: fifo[keyPath: hertz], queueCapacity: queueCapacity)
+        let client = BatchClient<Element>(frequencyHertz: fifo[keyPath: hertz], queueCapacity: queueCapacity, pull: pull)
         state.withLock { $0[keyPath: slot] = Slot(client: client, running: true) }
         do {
             try board.add(wrap(client))

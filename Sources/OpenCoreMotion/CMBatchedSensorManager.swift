@@ -106,6 +106,20 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
         return AsyncThrowingStream(unfolding: { try await source.next().map(Self.deviceMotionBatch) })
     }
 
+    // MARK: Pull
+
+    /// Starts accelerometer batches into `accelerometerBatch` (replacing a running stream). Does
+    /// nothing on a board without a FIFO IMU (check `isAccelerometerSupported`).
+    public func startAccelerometerUpdates() { _ = try? core.startAccelerometer(pull: true) }
+    /// Starts device-motion batches into `deviceMotionBatch`.
+    public func startDeviceMotionUpdates() { _ = try? core.startDeviceMotion(pull: true) }
+
+    /// The latest accelerometer batch of updates started without a handler (nil before the
+    /// first; kept after stop). Each batch replaces the one before: not reading loses nothing
+    /// the engine counts, only what the caller chose not to look at.
+    public var accelerometerBatch: [CMAccelerometerData]? { core.accelerometerClient?.latestBatch.map(Self.accelerometerBatch) }
+    public var deviceMotionBatch: [CMDeviceMotion]? { core.deviceMotionClient?.latestBatch.map(Self.deviceMotionBatch) }
+
     // MARK: Handlers
 
     /// Calls `handler` with each accelerometer batch, on a task of its own (never the engine

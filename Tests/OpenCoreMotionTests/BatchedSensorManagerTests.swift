@@ -113,6 +113,26 @@ func steps(_ timestamps: [Int64]) -> Set<Int64> {
         }
     }
 
+    /// Pull: the latest batch replaces the one before, and not reading is no drop.
+    @Test func pullKeepsTheLatestBatch() async throws {
+        let manager = CMBatchedSensorManager(board: try isolatedBoard("sim-bmi160-bmp280.board"))
+        #expect(manager.accelerometerBatch == nil)
+        manager.startAccelerometerUpdates()
+        manager.startDeviceMotionUpdates()
+        #expect(manager.isAccelerometerActive && manager.isDeviceMotionActive)
+        #expect(try await eventually(within: 5) { manager.accelerometerDrops.delivered >= 2 * 1600 })
+        let first = try #require(manager.accelerometerBatch)
+        #expect(first.count == 1600)
+        #expect(try await eventually(within: 3) { manager.accelerometerBatch?.first?.timestampNanoseconds != first.first?.timestampNanoseconds })
+        let next = try #require(manager.accelerometerBatch)
+        #expect(next[0].timestampNanoseconds > first[first.count - 1].timestampNanoseconds)
+        #expect(manager.deviceMotionBatch?.count == 200)
+        manager.stopAccelerometerUpdates()
+        manager.stopDeviceMotionUpdates()
+        #expect(manager.accelerometerBatch?.count == 1600, "kept after stop")
+        #expect(manager.accelerometerDrops.total == 0 && manager.deviceMotionDrops.total == 0)
+    }
+
     /// A consumer that reads nothing loses whole batches, counted, while the engine goes on: the
     /// board's 100 Hz accelerometer stream (decimated from the fast FIFO) keeps its rate and
     /// its 10 ms steps, and the batched stream resumes once the consumer reads again.
