@@ -25,6 +25,8 @@ package final class BatchedCore: Sendable {
     private struct Slot<Element: Sendable> {
         var client: BatchClient<Element>?
         var running = false
+        /// The thread calling the handler, for a stream started with one.
+        var delivery: BatchDeliveryThread<Element>?
     }
 
     private struct State {
@@ -70,25 +72,34 @@ package final class BatchedCore: Sendable {
 
     // MARK: Starting and stopping
 
-    /// Starts accelerometer batches (replacing a running stream); returns the client whose
-    /// queue (or, with `pull`, latest batch) gets them once the engine runs it; throws when the
-    /// board has no FIFO IMU or could not be brought up.
-    package func startAccelerometer(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false) throws(MotionManagerError)
-        -> BatchClient<SensorReading> {
-        try start(\.accelerometer, hertz: \.rateHertz, queueCapacity: queueCapacity, pull: pull, BatchedClient.accelerometer)
+    /// What a handler gets: a batch, or (nil, the failure) once when the board fails.
+    package typealias Handler<Element> = @Sendable ([Element]?, MotionManagerError?) -> Void
+
+    /// Starts accelerometer batches (replacing a running stream) once the engine runs them;
+    /// throws when the board has no FIFO IMU or could not be brought up. They go to the client's
+    /// queue, or with `pull` replace its latest batch, or with a `handler` reach it on a thread
+    /// of the stream's own (a slow handler makes batches wait in the queue, never the engine).
+    @discardableResult
+    package func startAccelerometer(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false,
+                                    handler: Handler<SensorReading>? = nil) throws(MotionManagerError) -> BatchClient<SensorReading> {
+        try start(\.accelerometer, hertz: \.rateHertz, queueCapacity: queueCapacity, pull: pull, handler: handler, BatchedClient.accelerometer)
     }
 
-    package func startDeviceMotion(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false) throws(MotionManagerError)
-        -> BatchClient<DeviceMotion> {
-        try start(\.deviceMotion, hertz: \.deviceMotionRateHertz, queueCapacity: queueCapacity, pull: pull, BatchedClient.deviceMotion)
+    @discardableResult
+    package func startDeviceMotion(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false,
+                                   handler: Handler<DeviceMotion>? = nil) throws(MotionManagerError) -> BatchClient<DeviceMotion> {
+        try start(\.deviceMotion, hertz: \.deviceMotionRateHertz, queueCapacity: queueCapacity, pull: pull, handler: handler,
+                  BatchedClient.deviceMotion)
     }
 
     /// Stops accelerometer batches: its queue ends after what it holds; once this returns the
-    /// engine adds nothing more. The client stays for its counts.
+    /// engine adds nothing more and (outside the handler) the handler is not running and will
+    /// not run again. The client stays for its counts.
     package func stopAccelerometer() { stop(\.accelerometer, BatchedClient.accelerometer) }
     package func stopDeviceMotion() { stop(\.deviceMotion, BatchedClient.deviceMotion) }
 
-    private func start<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, hertz: KeyPath<HighRateFIFO, Int>, queueCapacity: Int, pull: Bool,
+    private func start<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, hertz: KeyPath<HighRateFIFO, Int>, queueCapacity: Int,
+                                pull: Bool, handler: Handler<Element>?,
                                 _ wrap: (BatchClient<Element>) -> BatchedClient) throws(MotionManagerError) -> BatchClient<Element> {
         let (board, fifo) = try checkSupported()
         stop(slot, wrap)
@@ -100,15 +111,28 @@ package final class BatchedCore: Sendable {
             state.withLock { state in if state[keyPath: slot].client === client { state[keyPath: slot].running = false } }
             throw error
         }
+        if let handler {
+            let delivery = BatchDeliveryThread.start(client: client, deliver: handler)
+            let replaced = state.withLock { state -> Bool in
+                guard state[keyPath: slot].client === client, state[keyPath: slot].running else { return true }
+                state[keyPath: slot].delivery = delivery
+                return false
+            }
+            if replaced { delivery.finish() }  // stopped meanwhile: its queue has ended
+        }
         return client
     }
 
     private func stop<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, _ wrap: (BatchClient<Element>) -> BatchedClient) {
-        let running = state.withLock { state -> BatchClient<Element>? in
-            defer { state[keyPath: slot].running = false }
-            return state[keyPath: slot].running ? state[keyPath: slot].client : nil
+        let (running, delivery) = state.withLock { state -> (BatchClient<Element>?, BatchDeliveryThread<Element>?) in
+            defer {
+                state[keyPath: slot].running = false
+                state[keyPath: slot].delivery = nil
+            }
+            return (state[keyPath: slot].running ? state[keyPath: slot].client : nil, state[keyPath: slot].delivery)
         }
         if let running, let board { board.remove(wrap(running)) }
+        delivery?.finish()
     }
 
     /// The board and its FIFO IMU, or the error Core Motion reports when batches cannot run.

@@ -122,43 +122,34 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
 
     // MARK: Handlers
 
-    /// Calls `handler` with each accelerometer batch, on a task of its own (never the engine
-    /// thread). An unsupported board, or one that fails, gives one call with an empty batch and
-    /// the `CMError`.
+    /// Calls `handler` with each accelerometer batch on a thread of the stream's own (never the
+    /// engine thread; a handler slower than a batch a second makes batches wait, and past
+    /// `queueCapacity` newer ones are dropped and counted). An unsupported board, or one that
+    /// fails, gives one call with an empty batch and the `CMError`.
     public func startAccelerometerUpdates(handler: @escaping @Sendable ([CMAccelerometerData], (any Error)?) -> Void) {
-        startHandler({ () throws(MotionManagerError) in try core.startAccelerometer() }, convert: Self.accelerometerBatch, handler: handler)
+        do {
+            try core.startAccelerometer { batch, failure in
+                if let batch { handler(Self.accelerometerBatch(batch), nil) } else { handler([], failure.map(CMError.init)) }
+            }
+        } catch {
+            handler([], CMError(error))
+        }
     }
 
     public func startDeviceMotionUpdates(handler: @escaping @Sendable ([CMDeviceMotion], (any Error)?) -> Void) {
-        startHandler({ () throws(MotionManagerError) in try core.startDeviceMotion() }, convert: Self.deviceMotionBatch, handler: handler)
-    }
-
-    /// Stops accelerometer batches: the handler or sequence gets what is queued, then the end.
-    public func stopAccelerometerUpdates() { core.stopAccelerometer() }
-    public func stopDeviceMotionUpdates() { core.stopDeviceMotion() }
-
-    private func startHandler<Element: Sendable, Data>(_ start: () throws(MotionManagerError) -> BatchClient<Element>,
-                                                       convert: @escaping @Sendable ([Element]) -> [Data],
-                                                       handler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
-        let client: BatchClient<Element>
         do {
-            client = try start()
+            try core.startDeviceMotion { batch, failure in
+                if let batch { handler(Self.deviceMotionBatch(batch), nil) } else { handler([], failure.map(CMError.init)) }
+            }
         } catch {
             handler([], CMError(error))
-            return
-        }
-        Task.detached {
-            while let pop = await nextBatch(client.queue) {
-                switch pop {
-                case .batch(let batch): handler(convert(batch), nil)
-                case .ended(let failure):
-                    if let failure { handler([], CMError(failure)) }
-                    return
-                case .wait: continue
-                }
-            }
         }
     }
+
+    /// Stops accelerometer batches: once this returns (outside the handler) the handler is not
+    /// running and will not run again; a sequence ends after what it has queued.
+    public func stopAccelerometerUpdates() { core.stopAccelerometer() }
+    public func stopDeviceMotionUpdates() { core.stopDeviceMotion() }
 
     // MARK: Conversions (engine units → Core Motion's, on the consumer's side)
 

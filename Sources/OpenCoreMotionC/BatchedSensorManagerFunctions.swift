@@ -5,37 +5,17 @@ import MotionManagerCore
 import Synchronization
 
 /// What an `ocm_batched_sensor_manager *` points to: the batched manager's core (the same one
-/// `CMBatchedSensorManager` wraps) and each started stream's delivery thread.
+/// `CMBatchedSensorManager` wraps), which runs each started stream's callback on its own thread.
 final class BatchedSensorManagerHandle: Sendable {
     let manager: BatchedCore
-    private let accelerometer = Mutex<BatchDeliveryThread<SensorReading>?>(nil)
-    private let deviceMotion = Mutex<BatchDeliveryThread<DeviceMotion>?>(nil)
 
     init(manager: BatchedCore) { self.manager = manager }
 
     static let registry = HandleRegistry<BatchedSensorManagerHandle>()
 
-    /// Starts the core's accelerometer stream and its delivery thread, which gives `deliver`
-    /// each batch (or the failure).
-    func startAccelerometer(_ deliver: @escaping @Sendable ([SensorReading]?, MotionManagerError?) -> Void) throws(MotionManagerError) {
-        let client = try manager.startAccelerometer()
-        accelerometer.withLock { $0 = .start(client: client, deliver: deliver) }
-    }
-
-    func startDeviceMotion(_ deliver: @escaping @Sendable ([DeviceMotion]?, MotionManagerError?) -> Void) throws(MotionManagerError) {
-        let client = try manager.startDeviceMotion()
-        deviceMotion.withLock { $0 = .start(client: client, deliver: deliver) }
-    }
-
-    /// Stops `stream` and waits for its delivery thread (see `BatchDeliveryThread.finish`).
+    /// Stops `stream`; once this returns (outside its callback) the callback is not running.
     func stop(_ stream: ocm_batched_stream) {
-        if stream == OCM_BATCHED_ACCELEROMETER {
-            manager.stopAccelerometer()
-            accelerometer.withLock { running in defer { running = nil }; return running }?.finish()
-        } else {
-            manager.stopDeviceMotion()
-            deviceMotion.withLock { running in defer { running = nil }; return running }?.finish()
-        }
+        if stream == OCM_BATCHED_ACCELEROMETER { manager.stopAccelerometer() } else { manager.stopDeviceMotion() }
     }
 }
 
@@ -124,7 +104,7 @@ public func ocm_batched_sensor_manager_start_accelerometer(
 ) -> ocm_status {
     start(OCM_BATCHED_ACCELEROMETER, of: manager, "ocm_batched_sensor_manager_start_accelerometer",
           callback.map { callback in BatchCallback { callback($0, $1, $2, userData) } },
-          start: { handle, deliver throws(MotionManagerError) in try handle.startAccelerometer(deliver) },
+          start: { core, deliver throws(MotionManagerError) in try core.startAccelerometer(handler: deliver) },
           convert: { motionData(.accelerometer($0)).accelerometer })
 }
 
@@ -136,22 +116,23 @@ public func ocm_batched_sensor_manager_start_device_motion(
 ) -> ocm_status {
     start(OCM_BATCHED_DEVICE_MOTION, of: manager, "ocm_batched_sensor_manager_start_device_motion",
           callback.map { callback in BatchCallback { callback($0, $1, $2, userData) } },
-          start: { handle, deliver throws(MotionManagerError) in try handle.startDeviceMotion(deliver) },
+          start: { core, deliver throws(MotionManagerError) in try core.startDeviceMotion(handler: deliver) },
           convert: { motionData(.deviceMotion($0, .xArbitraryZVertical)).device_motion })
 }
 
-/// Starts `stream` (stopping it first if started) with `start`, the handle's start of that
-/// stream; each batch reaches `callback` converted into C structs by `convert`.
+/// Starts `stream` (stopping it first if started) with `start`, the core's start of that stream;
+/// each batch reaches `callback` on the stream's delivery thread, converted into C structs by
+/// `convert`.
 private func start<Element: Sendable, Sample>(
     _ stream: ocm_batched_stream, of manager: OpaquePointer?, _ function: String, _ callback: BatchCallback<Sample>?,
-    start: (BatchedSensorManagerHandle, @escaping @Sendable ([Element]?, MotionManagerError?) -> Void) throws(MotionManagerError) -> Void,
+    start: (BatchedCore, @escaping BatchedCore.Handler<Element>) throws(MotionManagerError) -> BatchClient<Element>,
     convert: @escaping @Sendable (Element) -> Sample
 ) -> ocm_status {
     guard let handle = handle(manager) else { return fail(OCM_STATUS_INVALID_HANDLE, "\(function): not an open batched sensor manager") }
     guard let callback else { return fail(OCM_STATUS_INVALID_ARGUMENT, "\(function): callback is NULL") }
     handle.stop(stream)
     do {
-        try start(handle) { batch, failure in callback.call(batch, failure, convert: convert) }
+        _ = try start(handle.manager) { batch, failure in callback.call(batch, failure, convert: convert) }
         return OCM_STATUS_OK
     } catch {
         return fail(status(for: error), error.message)

@@ -165,8 +165,11 @@ func steps(_ timestamps: [Int64]) -> Set<Int64> {
         let before = slow.data.count
         #expect(try await eventually(within: 8) { slow.data.count >= before + 5 })  // the queued four, then new ones
         batched.stopAccelerometerUpdates()
+        let atStop = slow.data.count
         motion.stopAccelerometerUpdates()
         try await drain(queue)
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(slow.data.count == atStop, "the handler is not called after stop returns")
         #expect(slow.failures.isEmpty && received.failures.isEmpty)
     }
 }

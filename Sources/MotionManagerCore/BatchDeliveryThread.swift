@@ -1,9 +1,8 @@
 import Glibc
-import MotionManagerCore
 import Synchronization
 
-/// The thread that hands one started batched stream's batches to its C callback, so that a slow
-/// callback makes batches wait in the stream's bounded queue (and newer ones be dropped and
+/// The thread that hands one started batched stream's batches to its handler (a Swift closure, a
+/// C callback), so that a slow handler makes batches wait in the stream's bounded queue (and newer ones be dropped and
 /// counted) instead of stalling the engine thread.
 ///
 /// `@unchecked Sendable`, and why it is safe: `semaphore` is a `let` pointer to a `sem_t`
