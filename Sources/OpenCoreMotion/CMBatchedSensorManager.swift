@@ -127,22 +127,19 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
     /// `queueCapacity` newer ones are dropped and counted). An unsupported board, or one that
     /// fails, gives one call with an empty batch and the `CMError`.
     public func startAccelerometerUpdates(handler: @escaping @Sendable ([CMAccelerometerData], (any Error)?) -> Void) {
-        do {
-            try core.startAccelerometer { batch, failure in
-                if let batch { handler(Self.accelerometerBatch(batch), nil) } else { handler([], failure.map(CMError.init)) }
-            }
-        } catch {
-            handler([], CMError(error))
-        }
+        do { try core.startAccelerometer(handler: Self.calling(handler, with: Self.accelerometerBatch)) } catch { handler([], CMError(error)) }
     }
 
     public func startDeviceMotionUpdates(handler: @escaping @Sendable ([CMDeviceMotion], (any Error)?) -> Void) {
-        do {
-            try core.startDeviceMotion { batch, failure in
-                if let batch { handler(Self.deviceMotionBatch(batch), nil) } else { handler([], failure.map(CMError.init)) }
-            }
-        } catch {
-            handler([], CMError(error))
+        do { try core.startDeviceMotion(handler: Self.calling(handler, with: Self.deviceMotionBatch)) } catch { handler([], CMError(error)) }
+    }
+
+    /// The core's handler for a Core Motion one: each batch converted, or an empty batch and the
+    /// failure.
+    private static func calling<Element, Data>(_ handler: @escaping @Sendable ([Data], (any Error)?) -> Void,
+                                               with convert: @escaping @Sendable ([Element]) -> [Data]) -> BatchedCore.Handler<Element> {
+        { batch, failure in
+            if let batch { handler(convert(batch), nil) } else { handler([], failure.map(CMError.init)) }
         }
     }
 
