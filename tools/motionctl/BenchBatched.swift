@@ -55,6 +55,8 @@ struct BenchBatched: ParsableCommand {
         }
         print("CPU %: the whole process (engine thread, emulators, fusion, consumer) over wall time, of one core.")
         print("Latency: wall clock at the pop minus the batch's newest sample time (a batch spans 1 s, so ≥ 0).")
+        print("Off-period steps: timestamps not one FIFO period apart; a simulated board starting its recording over (BROAD 20 s,")
+        print("Oxford 40 s) makes one per stream at the loop, with no sample lost (drops would show in the drop columns).")
     }
 
     /// Accelerometer + device-motion batches for `seconds`, popped every 20 ms.
