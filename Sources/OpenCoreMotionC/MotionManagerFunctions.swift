@@ -187,9 +187,9 @@ public func ocm_motion_manager_error_message(_ manager: OpaquePointer?) -> Unsaf
 
 // MARK: Conversions to the C structs
 
-private func vector(_ x: Double, _ y: Double, _ z: Double) -> ocm_vector3 { ocm_vector3(x: x, y: y, z: z) }
+func vector(_ x: Double, _ y: Double, _ z: Double) -> ocm_vector3 { ocm_vector3(x: x, y: y, z: z) }
 
-private func motionData(_ sample: MotionSample) -> ocm_motion_data {
+func motionData(_ sample: MotionSample) -> ocm_motion_data {
     var data = ocm_motion_data()
     data.stream = ocm_stream(UInt32(sample.stream.rawValue))
     switch sample {

@@ -854,6 +854,116 @@ ocm_status ocm_altimeter_copy_latest(const ocm_altimeter *altimeter, ocm_altitud
  *  ocm_altimeter_close(). */
 const char *ocm_altimeter_error_message(const ocm_altimeter *altimeter);
 
+ * Batched sensors: Core Motion's CMBatchedSensorManager on a board with an IMU read through a
+ * hardware FIFO (MPU-6050 family: accelerometer at 1000 Hz; BMI160: 1600 Hz).
+ *
+ * The accelerometer at the FIFO's highest rate and device motion at 200 Hz (fused at the FIFO
+ * rate, attitude in OCM_REFERENCE_FRAME_X_ARBITRARY_Z_VERTICAL), delivered about once a second
+ * as an array of one second of samples, each with its FIFO-derived timestamp (CLOCK_MONOTONIC,
+ * strictly increasing at the FIFO's period). While a batched stream runs, the board's IMU runs
+ * at that rate and is read in FIFO bursts (at most every 10 ms; its data-ready line is not
+ * used); the board's other streams (motion manager, pedometer, activity) get one frame of
+ * every N, what they got at the board file's rate. Starting the first batched stream and
+ * stopping the last re-initialises the IMU (a simulated board starts its recording over).
+ *
+ * Callbacks run on a thread of their own per started stream, never the engine thread: a
+ * callback slower than a second per batch lets batches wait, and once 4 wait, newer whole
+ * batches are dropped and counted (ocm_batched_sensor_manager_drops()); the engine never waits.
+ * A callback may call ocm_batched_sensor_manager_stop() (then that stream's thread ends after
+ * the callback returns). ocm_batched_sensor_manager_close() must not race with other calls on
+ * the same handle.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct ocm_batched_sensor_manager ocm_batched_sensor_manager;
+
+/** The two batched streams. */
+typedef enum ocm_batched_stream {
+    OCM_BATCHED_ACCELEROMETER = 0, /**< ocm_accelerometer_data at the FIFO's rate */
+    OCM_BATCHED_DEVICE_MOTION = 1  /**< ocm_device_motion_data at 200 Hz */
+} ocm_batched_stream;
+
+/** What a batched stream delivered and lost since it was last started: nothing is lost silently. */
+typedef struct ocm_batch_drops {
+    /** Samples handed to the stream's queue (its callback gets them unless stopped first). */
+    uint64_t delivered_samples;
+    /** Samples of whole batches dropped because 4 batches waited for a slow callback. */
+    uint64_t queue_full_samples;
+    /** Samples missing between FIFO reads, from the gaps between their timestamps (the FIFO
+     *  overflowed: the engine read the chip too late). */
+    uint64_t fifo_samples;
+    /** FIFO overflows the driver saw (each loses the FIFO's content). */
+    uint64_t fifo_overflows;
+} ocm_batch_drops;
+
+/**
+ * A batch callback, run on the stream's own thread.
+ * @param samples    `count` samples in time order, valid only during the call (copy what you
+ *                   keep); NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with samples; or, once, OCM_STATUS_DEVICE_ERROR (the board
+ *                   stopped; the message in ocm_last_error_message() during the call), after
+ *                   which the stream delivers nothing more.
+ */
+typedef void (*ocm_accelerometer_batch_callback)(const ocm_accelerometer_data *samples, size_t count, ocm_status status,
+                                                 void *user_data);
+typedef void (*ocm_device_motion_batch_callback)(const ocm_device_motion_data *samples, size_t count, ocm_status status,
+                                                 void *user_data);
+
+/**
+ * Opens a board for batched sensors; reads the board file only.
+ * @param board_path  a board file, as for ocm_motion_manager_open(); NULL for the simulated
+ *                    GY-521 (boards/sim-gy-521.board: an MPU-6050 read through its FIFO).
+ * @return as ocm_motion_manager_open().
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_open(const char *board_path, ocm_batched_sensor_manager **out);
+
+/** Stops both streams and frees the manager. NULL and invalid handles are ignored. */
+void ocm_batched_sensor_manager_close(ocm_batched_sensor_manager *manager);
+
+/** 1 if the board has an IMU read through a hardware FIFO (both streams), else 0. */
+int ocm_batched_sensor_manager_is_supported(const ocm_batched_sensor_manager *manager);
+
+/** Samples per second of `stream` (and per batch): 1000 or 1600 for the accelerometer, 200 for
+ *  device motion; 0 when not supported or for an invalid handle or stream. */
+int ocm_batched_sensor_manager_frequency(const ocm_batched_sensor_manager *manager, ocm_batched_stream stream);
+
+/** 1 if `stream` is started, else 0. */
+int ocm_batched_sensor_manager_is_active(const ocm_batched_sensor_manager *manager, ocm_batched_stream stream);
+
+/**
+ * Starts accelerometer batches (restarting them if started). Returns once the engine runs
+ * them, the IMU switched to its FIFO's highest rate.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL
+ *         callback); OCM_STATUS_NOT_AVAILABLE (no FIFO IMU: the message says which chips the
+ *         board has); OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_start_accelerometer(ocm_batched_sensor_manager *manager,
+                                                          ocm_accelerometer_batch_callback callback, void *user_data);
+
+/** Starts device-motion batches at 200 Hz, as ocm_batched_sensor_manager_start_accelerometer(). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_start_device_motion(ocm_batched_sensor_manager *manager,
+                                                          ocm_device_motion_batch_callback callback, void *user_data);
+
+/**
+ * Stops `stream`. When this returns (outside its callback), the callback is not running and
+ * will not be called again; batches still queued are discarded. Stopping a stream that is not
+ * started does nothing.
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (not a stream).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_stop(ocm_batched_sensor_manager *manager, ocm_batched_stream stream);
+
+/**
+ * Copies what `stream` delivered and lost since it was last started (zeros before any start).
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (not a
+ *         stream, NULL out).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_drops(const ocm_batched_sensor_manager *manager, ocm_batched_stream stream,
+                                            ocm_batch_drops *out);
+
 #ifdef __cplusplus
 }
 #endif
