@@ -57,7 +57,7 @@ struct Timing: ParsableCommand {
         let rate = String(format: "%.1f", 1e9 / Double(stream.contract.samplePeriodNanoseconds))
         let jitter = m.jitter.map { String(format: "%.3f", $0 * 100) } ?? "-"
         let p99 = m.jitterP99.map { String(format: "%.3f", $0 * 100) } ?? "-"
-        return pad(stream.channel.displayName, 8) + pad("\(stream.chipLabel) (\(stream.driver))", 22) + pad(stream.timestampSource.rawValue, 21)
+        return pad(stream.channel.displayName, 8) + pad("\(stream.chip.label) (\(stream.chip.driver))", 21) + " " + pad(stream.chip.timestampSource.rawValue, 21)
             + left(rate, 8) + "  " + left(ms(m.firstSampleLatencyNanoseconds), 8) + " (" + ms(stream.contract.firstSampleBound) + ")"
             + "  " + left(ms(m.deliveryLatency(percentile: 0.5)), 7) + " / " + ms(m.deliveryLatency(percentile: 0.99)) + " / "
             + ms(m.maximumDeliveryLatencyNanoseconds) + " (" + ms(stream.contract.deliveryBound) + ")"

@@ -3,19 +3,19 @@ public import MotionAlgorithms
 /// One sensor stream of a board, as a client received it, against the timing contract.
 public struct StreamTiming: Sendable {
     public let channel: SensorChannel
-    /// The chip that gives it (its board-file label and driver).
-    public let chipLabel: String
-    public let driver: String
-    public let timestampSource: TimestampSource
+    /// The chip that gives it, as the runtime left it: how it was read, where its timestamps
+    /// come from, what it counted (overflows, drops, duplicates).
+    public let chip: ChipStatus
     public let contract: TimingContract
     public let measurement: TimingMeasurement
-    /// What the runtime reported lost and repeated (`ChipStatus`).
-    public let reported: SampleLoss
+
+    /// What the runtime reported lost and repeated of this stream.
+    public var reported: SampleLoss { chip.loss(channel) }
 
     /// The contract's clauses this stream breaks (empty: it holds).
     public var violations: [String] {
         var broken = contract.violations(of: measurement, reported: reported)
-        if timestampSource == .read { broken.append("timestamps taken at the read, not from the sample") }
+        if chip.timestampSource == .read { broken.append("timestamps taken at the read, not from the sample") }
         return broken
     }
 }
@@ -58,11 +58,9 @@ public enum BoardTiming {
             // A kernel IIO device may give part of its family's sensors (its scan elements say
             // which): a silent one is not a stream. An emulated chip gives all of them.
             if measurement.sampleCount == 0, description.chips[chip].bus != .emulated { return nil }
-            let chipStatus = status[chip]
-            return StreamTiming(channel: channel, chipLabel: chipStatus.label, driver: chipStatus.driver,
-                                timestampSource: chipStatus.timestampSource,
-                                contract: TimingContract(samplePeriodNanoseconds: chipStatus.samplePeriodNanoseconds),
-                                measurement: measurement, reported: chipStatus.loss(channel))
+            return StreamTiming(channel: channel, chip: status[chip],
+                                contract: TimingContract(samplePeriodNanoseconds: status[chip].samplePeriodNanoseconds),
+                                measurement: measurement)
         }
     }
 
