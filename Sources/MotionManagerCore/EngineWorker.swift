@@ -18,6 +18,8 @@ final class EngineWorker {
     private let subscribers = SensorSubscribers()
     private var raw: [Int: (subscription: EngineSubscription, token: SensorSubscribers.Token)] = [:]
     private var motions: [MotionSubscriber] = []
+    /// The current runtime's loss counts already added to `board.sampleLoss`.
+    private var forwardedLoss = InlineArray<5, SampleLoss>(repeating: SampleLoss())
     /// Stages fed every reading of their channels (the pedometer), by tap id.
     private var taps: [Int: (tap: ReadingTap, token: SensorSubscribers.Token)] = [:]
 
@@ -96,8 +98,10 @@ final class EngineWorker {
     func step() {
         do {
             try runtime.step(notAfter: runtime.nowNanoseconds + LiveBoard.commandLatencyNanoseconds) { reading in publish(reading) }
+            board.sampleLoss.forward(runtime, &forwardedLoss)
             if runtime.isFinished {
                 runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
+                forwardedLoss = InlineArray(repeating: SampleLoss())
                 origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
             }
         } catch {

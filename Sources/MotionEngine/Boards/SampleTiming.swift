@@ -1,4 +1,4 @@
-import MotionAlgorithms
+public import MotionAlgorithms
 
 /// Where a chip's sample timestamps come from (`ChipStatus.timestampSource`): never from when
 /// the runtime happened to read the chip, except where the last case says so.
@@ -96,5 +96,18 @@ struct SampleTiming {
         }
         lastTimestamps[channel] = time
         return true
+    }
+}
+
+extension BoardRuntime {
+    /// Samples of `channel` lost and repeated so far, over the board's chips (nothing allocated:
+    /// the engine asks after every step).
+    public func sampleLoss(_ channel: SensorChannel) -> SampleLoss {
+        var loss = SampleLoss()
+        for session in sessions {
+            loss.dropped += session.timing.droppedByChannel[Int(channel.rawValue)]
+            loss.duplicated += session.timing.duplicatedByChannel[Int(channel.rawValue)]
+        }
+        return loss
     }
 }

@@ -1,0 +1,30 @@
+package import MotionAlgorithms
+package import MotionEngine
+import Synchronization
+
+/// Sensor samples a live board lost (a FIFO overflow, a missed data-ready edge, a stalled
+/// reader) or read twice (withheld from the streams), per sensor channel, since the process
+/// first started the board: what the runtime counts, kept across engine sessions (each brings
+/// up a new runtime whose counts start at zero). Written by the engine thread, read by any.
+package final class SampleLossCounts: Sendable {
+    private let totals = Mutex([SampleLoss](repeating: SampleLoss(), count: SensorChannel.allCases.count))
+
+    package init() {}
+
+    package func loss(_ channel: SensorChannel) -> SampleLoss { totals.withLock { $0[Int(channel.rawValue)] } }
+
+    /// Adds what a runtime counted since `forwarded` (its counts already added), updating it.
+    /// Takes the lock only when a count moved: nothing is allocated on the engine's path.
+    func forward(_ runtime: BoardRuntime, _ forwarded: inout InlineArray<5, SampleLoss>) {
+        for channel in SensorChannel.allCases {
+            let now = runtime.sampleLoss(channel)
+            let before = forwarded[Int(channel.rawValue)]
+            guard now != before else { continue }
+            totals.withLock { totals in
+                totals[Int(channel.rawValue)].dropped += now.dropped - before.dropped
+                totals[Int(channel.rawValue)].duplicated += now.duplicated - before.duplicated
+            }
+            forwarded[Int(channel.rawValue)] = now
+        }
+    }
+}
