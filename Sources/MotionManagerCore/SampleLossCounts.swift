@@ -28,3 +28,17 @@ package final class SampleLossCounts: Sendable {
         }
     }
 }
+
+extension ManagerCore {
+    /// Samples of `stream`'s sensors the board lost and read twice (device motion: its
+    /// accelerometer's and gyroscope's together); none for a board that could not be loaded.
+    package func sampleLoss(_ stream: MotionStream) -> SampleLoss {
+        guard let board else { return SampleLoss() }
+        let channels: [SensorChannel] = stream.channel.map { [$0] } ?? [.accelerometer, .gyroscope]
+        return channels.reduce(into: SampleLoss()) { total, channel in
+            let loss = board.sampleLoss.loss(channel)
+            total.dropped += loss.dropped
+            total.duplicated += loss.duplicated
+        }
+    }
+}
