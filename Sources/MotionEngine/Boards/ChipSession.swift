@@ -61,7 +61,7 @@ final class ChipSession {
         }
         let source: TimestampSource
         switch trigger {
-        case .timer: source = .sampleSchedule
+        case .timer: source = reader is IIOAttributeReader ? .read : .sampleSchedule
         case .emulatedPin, .line: source = .dataReadyEdge
         case .iioBuffer(let reader): source = reader.capture.hasTimestamps ? .kernel : .read
         }

@@ -12,7 +12,8 @@ public enum TimestampSource: String, Sendable, Equatable {
     /// sample stamped one period after the previous one, kept inside the window in which it
     /// must have appeared (after the previous poll, not after this one).
     case sampleSchedule = "chip sample schedule"
-    /// The read: an IIO buffer without a timestamp channel (the kernel gave none).
+    /// The read: a kernel IIO device read through sysfs (its driver measures when asked), or an
+    /// IIO buffer without a timestamp channel (the kernel gave none).
     case read = "read time"
 }
 

@@ -15,7 +15,10 @@ public struct StreamTiming: Sendable {
     /// The contract's clauses this stream breaks (empty: it holds).
     public var violations: [String] {
         var broken = contract.violations(of: measurement, reported: reported)
-        if chip.timestampSource == .read { broken.append("timestamps taken at the read, not from the sample") }
+        if chip.timestampSource == .read {
+            broken.append("timestamps taken at the read, not from the sample (an IIO device read through sysfs: "
+                          + "`capture = buffer` takes the kernel's timestamps)")
+        }
         return broken
     }
 }
