@@ -24,6 +24,10 @@ import SensorBus
 ///   chips with one sample in their output registers every half period, barometers and IIO
 ///   sysfs devices once per period, each on a fixed schedule.
 ///
+/// A polled read's samples are stamped on the chip's sample schedule, not at the read; samples
+/// lost (an interval over 1.5 periods) or repeated (withheld) are counted per sensor in `status`
+/// (`SampleTiming`).
+///
 /// Readings leave in device axes (the board's mounting applied) through `deliver`, from a
 /// buffer the runtime owns: no allocation per sample on the I2C path.
 public final class BoardRuntime {
