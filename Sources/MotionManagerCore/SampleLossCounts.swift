@@ -16,7 +16,8 @@ package final class SampleLossCounts: Sendable {
     /// Adds what a runtime counted since `forwarded` (its counts already added), updating it.
     /// Takes the lock only when a count moved: nothing is allocated on the engine's path.
     func forward(_ runtime: BoardRuntime, _ forwarded: inout InlineArray<5, SampleLoss>) {
-        for channel in SensorChannel.allCases {
+        for raw in 0..<UInt8(forwarded.count) {  // not `allCases`: that builds an array each call
+            let channel = SensorChannel(rawValue: raw)!  // 0…4 are the five channels
             let now = runtime.sampleLoss(channel)
             let before = forwarded[Int(channel.rawValue)]
             guard now != before else { continue }
