@@ -18,6 +18,8 @@ final class EngineWorker {
     private let subscribers = SensorSubscribers()
     private var raw: [Int: (subscription: EngineSubscription, token: SensorSubscribers.Token)] = [:]
     private var motions: [MotionSubscriber] = []
+    /// The current runtime's loss counts already added to `board.sampleLoss`.
+    private var forwardedLoss = InlineArray<5, SampleLoss>(repeating: SampleLoss())
     /// Stages fed every reading of their channels (the pedometer), by tap id.
     private var taps: [Int: (tap: ReadingTap, token: SensorSubscribers.Token)] = [:]
     /// The board the runtime runs: the board file's, or with its FIFO IMU at its highest rate
@@ -107,6 +109,7 @@ final class EngineWorker {
     func step() {
         do {
             try runtime.step(notAfter: runtime.nowNanoseconds + LiveBoard.commandLatencyNanoseconds) { reading in publish(reading) }
+            board.sampleLoss.forward(runtime, &forwardedLoss)
             if !batched.isEmpty { batched.observe(overflows: fastChipOverflows) }
             if runtime.isFinished {
                 try restart(running)
@@ -137,7 +140,10 @@ final class EngineWorker {
     /// clients; a simulated board starts its recording over): timestamps go on from a new origin,
     /// never back in time. The old runtime is released only once the new one is up.
     func restart(_ description: BoardDescription) throws(EngineError) {
+        // The old runtime's losses are the board's: forwarded before it goes.
+        board.sampleLoss.forward(runtime, &forwardedLoss)
         runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: 1)
+        forwardedLoss = InlineArray(repeating: SampleLoss())
         running = description
         origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
     }

@@ -17,6 +17,8 @@ package final class LiveBoard: Sendable {
     package let description: BoardDescription
     /// The sensors the board's chips give.
     package let channels: Set<SensorChannel>
+    /// Samples the board lost or read twice, per sensor (issue 11's timing contract: never silent).
+    package let sampleLoss = SampleLossCounts()
 
     private struct Control {
         /// Whether an engine thread exists (it clears this, under the lock, just before it ends).

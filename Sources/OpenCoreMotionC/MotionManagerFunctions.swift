@@ -185,6 +185,21 @@ public func ocm_motion_manager_error_message(_ manager: OpaquePointer?) -> Unsaf
     MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager))?.failures.latest
 }
 
+@c @implementation
+public func ocm_motion_manager_lost_samples(_ manager: OpaquePointer?, _ stream: ocm_stream, _ dropped: UnsafeMutablePointer<UInt64>?,
+                                            _ duplicated: UnsafeMutablePointer<UInt64>?) -> ocm_status {
+    guard let handle = MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager)) else {
+        return fail(OCM_STATUS_INVALID_HANDLE, "ocm_motion_manager_lost_samples: not an open motion manager")
+    }
+    guard let motionStream = OpenCoreMotionC.stream(stream) else {
+        return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_motion_manager_lost_samples: \(stream.rawValue) is not an ocm_stream")
+    }
+    let loss = handle.manager.sampleLoss(motionStream)
+    dropped?.pointee = UInt64(loss.dropped)
+    duplicated?.pointee = UInt64(loss.duplicated)
+    return OCM_STATUS_OK
+}
+
 // MARK: Conversions to the C structs
 
 func vector(_ x: Double, _ y: Double, _ z: Double) -> ocm_vector3 { ocm_vector3(x: x, y: y, z: z) }

@@ -77,7 +77,9 @@ struct Stream: ParsableCommand {
             for chip in runtime.status {
                 print("\(chip.label) (\(chip.driver)): \(chip.trigger); \(chip.readings) readings, \(chip.edges) edges, "
                       + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows, \(chip.busErrors) bus errors retried, "
-                      + "\(chip.stuckEpisodes) stuck, \(chip.silentEpisodes) silent"
+                      + "\(chip.stuckEpisodes) stuck, \(chip.silentEpisodes) silent, "
+                      + "\(chip.droppedSamples.reduce(0, +)) samples dropped, \(chip.duplicateSamples.reduce(0, +)) duplicates withheld; "
+                      + "timestamps from the \(chip.timestampSource.rawValue)"
                       + (chip.lastBusError.map { " (last: \($0))" } ?? ""))
             }
         }

@@ -348,6 +348,18 @@ ocm_status ocm_motion_manager_stop(ocm_motion_manager *manager, ocm_stream strea
 OCM_WARN_UNUSED_RESULT
 ocm_status ocm_motion_manager_copy_latest(const ocm_motion_manager *manager, ocm_stream stream, ocm_motion_data *out);
 
+/**
+ * Samples of `stream`'s sensors that the board lost before any stream saw them (a chip's FIFO
+ * overflowed, a data-ready edge was missed, a chip was read too late) and samples it read twice
+ * (withheld, so timestamps strictly increase), since the process first started the board:
+ * shared by every manager of the board file. Device motion counts its accelerometer's and
+ * gyroscope's together. Either out pointer may be NULL.
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (not a stream).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_motion_manager_lost_samples(const ocm_motion_manager *manager, ocm_stream stream, uint64_t *dropped,
+                                           uint64_t *duplicated);
+
 /** The message of the failure that stopped the manager's board (what the callbacks got with
  *  OCM_STATUS_DEVICE_ERROR), or NULL if none or the handle is invalid. Owned by the manager:
  *  valid until ocm_motion_manager_close(). */

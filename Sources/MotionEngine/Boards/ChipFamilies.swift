@@ -35,7 +35,8 @@ struct ChipFamily: Sendable {
         // The LSM9DS1 datasheet gives no noise densities: the LSM6DS3's (90 µg/√Hz, 7 mdps/√Hz),
         // an assumption of this project, at the 59.5 Hz rate's 19 Hz bandwidth.
         "lsm9ds1": ChipFamily(open: { bus, chip throws(ChipError) in
-            PolledInertialReader(try LSM9DS1InertialDriver(bus: bus, address: chip.address), label: chip.label)
+            PolledInertialReader(try LSM9DS1InertialDriver(bus: bus, address: chip.address, rateField: lsm9ds1RateField(chip.rateHertz)),
+                                 label: chip.label)
         }, emulate: { chip, senses in .inertial(LSM9DS1Emulator(inertialAddress: chip.address, motion: senses.all)) },
            noise: SensorNoise(accelerometerDensity: 90e-6, gyroscopeDensity: 0.007, bandwidth: 19)),
         // Magnetometer RMS noise: LIS3MDL 3.2 mG in ultra-high-performance mode (DocID024204
@@ -93,6 +94,15 @@ struct ChipFamily: Sendable {
             BarometerReader(try MS5837Driver(bus: bus, address: chip.address, variant: variant), label: chip.label)
         }, emulate: { chip, senses in .barometer(MS5837Emulator(address: chip.address, variant: variant), senses) },
            noise: SensorNoise(pressure: pascals))
+    }
+
+    /// The LSM9DS1's ODR_G field nearest `rate` Hz (14.9 … 952 Hz, DocID025715 table 46); 59.5 Hz
+    /// (field 2) when the board file gives none.
+    private static func lsm9ds1RateField(_ rate: Int?) -> UInt8 {
+        guard let rate else { return 2 }
+        let rates = LSM9DS1Table.inertialRatesMilliHertz
+        let best = (1..<rates.count).min { abs(Int64(rates[$0]) - Int64(rate) * 1000) < abs(Int64(rates[$1]) - Int64(rate) * 1000) }!
+        return UInt8(best)
     }
 
     private static let openMPU6050: Open = { bus, chip throws(ChipError) in
