@@ -40,11 +40,6 @@ private struct BatchCallback<Sample>: @unchecked Sendable {
     }
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func handle(_ pointer: OpaquePointer?) -> BatchedSensorManagerHandle? {
     BatchedSensorManagerHandle.registry.object(for: UnsafeRawPointer(pointer))
 }

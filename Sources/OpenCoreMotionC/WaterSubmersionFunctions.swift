@@ -20,11 +20,6 @@ private struct UpdateCallback: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func handle(_ pointer: OpaquePointer?) -> WaterSubmersionHandle? {
     WaterSubmersionHandle.registry.object(for: UnsafeRawPointer(pointer))
 }

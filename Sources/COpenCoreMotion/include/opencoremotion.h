@@ -866,6 +866,7 @@ ocm_status ocm_altimeter_copy_latest(const ocm_altimeter *altimeter, ocm_altitud
  *  ocm_altimeter_close(). */
 const char *ocm_altimeter_error_message(const ocm_altimeter *altimeter);
 
+/* ---------------------------------------------------------------------------------------------
  * Batched sensors: Core Motion's CMBatchedSensorManager on a board with an IMU read through a
  * hardware FIFO (MPU-6050 family: accelerometer at 1000 Hz; BMI160: 1600 Hz).
  *
