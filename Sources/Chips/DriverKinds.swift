@@ -31,8 +31,11 @@ public protocol PolledMagnetometerDriver: SelfRecoveringDriver {
 
 /// A barometer: pressure and die temperature, one measurement per period.
 public protocol BarometerDriver: SelfRecoveringDriver {
-    /// Time between two measurements, in nanoseconds.
+    /// Time between two reads, in nanoseconds.
     var measurementPeriodNanoseconds: Int64 { get }
+    /// How many reads give one measurement: 1, or 2 for a chip that converts temperature and
+    /// pressure in turn (MS5837: D2, then D1).
+    var readsPerMeasurement: Int64 { get }
     /// The latest measurement: pressure in Pa (Q24.8) and temperature in °C (Q16.16); nil
     /// when the chip has none yet (just started, or found reset and re-initialised).
     func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)?
@@ -42,6 +45,10 @@ extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
+
+extension BarometerDriver {
+    public var readsPerMeasurement: Int64 { 1 }
+}
 
 extension BMP280Driver: BarometerDriver {
     public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
@@ -56,6 +63,8 @@ extension LPS25HDriver: BarometerDriver {
 }
 
 extension MS5837Driver: BarometerDriver {
+    public var readsPerMeasurement: Int64 { 2 }
+
     public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
         try read().map { ($0.pressure, $0.temperature) }
     }

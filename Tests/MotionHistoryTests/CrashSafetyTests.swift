@@ -55,10 +55,19 @@ import Testing
             let output = Pipe()
             writer.standardOutput = output
             try writer.run()
-            usleep(UInt32.random(in: 30_000...150_000, using: &random))
+            // The kill comes at a random moment after the writer's first commit: on a loaded
+            // machine starting the process alone can take longer than the random delay.
+            var printed = Data()
+            while !printed.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }  // the writer ended
+                printed.append(chunk)
+            }
+            usleep(UInt32.random(in: 0...150_000, using: &random))
             if writer.isRunning { kill(writer.processIdentifier, SIGKILL); kills += 1 }
             writer.waitUntilExit()
-            let reported = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            printed.append(output.fileHandleForReading.readDataToEndOfFile())
+            let reported = String(decoding: printed, as: UTF8.self)
                 .split(separator: "\n").compactMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }
             guard let first = reported.first, let last = reported.last else { continue }
             runs.append(first...last)

@@ -27,6 +27,12 @@ import Testing
         let measurement = Mutex(TimingMeasurement(samplePeriodNanoseconds: period, startNanoseconds: Self.monotonicNanoseconds()))
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
+        // A serial dispatch queue of its own gets a thread even when the shared pool is busy
+        // with other suites' tests (swift test runs them in parallel): what is measured is the
+        // library's delivery, not the test runner's thread pool.
+        let dispatchQueue = DispatchQueue(label: "ClientTimingTests")
+        queue.underlyingQueue = dispatchQueue
+        defer { withExtendedLifetime(dispatchQueue) {} }
         manager.startAccelerometerUpdates(to: queue) { data, _ in
             guard let data else { return }
             let delivered = Self.monotonicNanoseconds()

@@ -98,11 +98,12 @@ final class PolledMagnetometerReader<Driver: PolledMagnetometerDriver>: DriverRe
     }
 }
 
-/// A barometer (BMP280/BME280, LPS25H): read once per measurement period on a fixed schedule
-/// (faster reads would repeat its latest result; a schedule keeps slow reads from stretching it).
+/// A barometer (BMP280/BME280, LPS25H, MS5837): read once per measurement period on a fixed
+/// schedule (faster reads would repeat its latest result; a schedule keeps slow reads from
+/// stretching it); a chip that needs two reads per measurement samples at half that rate.
 final class BarometerReader<Driver: BarometerDriver>: DriverReader<Driver>, ChipReader {
-    var samplePeriodNanoseconds: Int64 { driver.measurementPeriodNanoseconds }
-    var pollIntervalNanoseconds: Int64 { samplePeriodNanoseconds }
+    var samplePeriodNanoseconds: Int64 { driver.measurementPeriodNanoseconds * driver.readsPerMeasurement }
+    var pollIntervalNanoseconds: Int64 { driver.measurementPeriodNanoseconds }
     var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
 
     func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
