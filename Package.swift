@@ -116,5 +116,10 @@ let package = Package(
         .testTarget(name: "MotionHistoryTests",
                     dependencies: ["MotionHistory", "MotionEngine", "MotionAlgorithms", "Recordings", "TestSupport", "history-crash-writer"],
                     swiftSettings: strictSwift6),
+
+        // motiond's wire protocol (issue 9, PROTOCOL.md): frames, messages, a frame reader;
+        // standard library only, for the daemon and every client.
+        .target(name: "MotionDaemonProtocol", exclude: ["PROTOCOL.md"], swiftSettings: strictSwift6),
+        .testTarget(name: "MotionDaemonProtocolTests", dependencies: ["MotionDaemonProtocol"], swiftSettings: strictSwift6),
     ]
 )
