@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",
@@ -121,5 +121,15 @@ let package = Package(
         // standard library only, for the daemon and every client.
         .target(name: "MotionDaemonProtocol", exclude: ["PROTOCOL.md"], swiftSettings: strictSwift6),
         .testTarget(name: "MotionDaemonProtocolTests", dependencies: ["MotionDaemonProtocol"], swiftSettings: strictSwift6),
+        // motiond (issue 9): one board run from start to exit, its history kept, clients served
+        // over a Unix socket. The library is the daemon; tools/motiond its command line.
+        .target(name: "MotionDaemon", dependencies: ["MotionDaemonProtocol", "MotionHistory", "MotionManagerCore", "MotionEngine", "MotionAlgorithms"],
+                swiftSettings: strictSwift6),
+        .executableTarget(name: "motiond", dependencies: ["MotionDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "tools/motiond", exclude: ["motiond.service", "motiond-sysusers.conf", "motiond-tmpfiles.conf", "policy.example"],
+                          swiftSettings: strictSwift6),
+        // Starts the real motiond (and motionctl) on temporary sockets and history folders.
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
+                    swiftSettings: strictSwift6),
     ]
 )
