@@ -42,7 +42,7 @@ private func notOpen(_ function: String) -> ocm_status {
 public func ocm_activity_manager_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_activity_manager_open: out is NULL") }
     out.pointee = nil
-    let manager = ActivityCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
+    let manager = ActivityCore(board: boardPath.map { String(cString: $0) })
     if let failure = manager.boardFailure { return fail(status(forLoading: failure), failure.description) }
     let handle = ActivityManagerHandle(manager: manager)
     if let failure = manager.failure { handle.failures.add(failure.message) }  // could not come up: start says so again

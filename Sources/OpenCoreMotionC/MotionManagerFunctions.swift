@@ -70,6 +70,7 @@ func status(for error: MotionManagerError) -> ocm_status {
     case .notAvailable: OCM_STATUS_NOT_AVAILABLE
     case .invalidParameter: OCM_STATUS_INVALID_ARGUMENT
     case .unknown: OCM_STATUS_DEVICE_ERROR
+    case .notAuthorized: OCM_STATUS_NOT_AUTHORIZED
     }
 }
 
@@ -77,7 +78,7 @@ func status(for error: MotionManagerError) -> ocm_status {
 public func ocm_motion_manager_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_motion_manager_open: out is NULL") }
     out.pointee = nil
-    let manager = ManagerCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
+    let manager = ManagerCore(board: boardPath.map { String(cString: $0) })
     if let failure = manager.boardFailure { return fail(status(forLoading: failure), failure.description) }
     out.pointee = OpaquePointer(MotionManagerHandle.registry.register(MotionManagerHandle(manager: manager)))
     return OCM_STATUS_OK

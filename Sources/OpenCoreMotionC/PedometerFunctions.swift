@@ -54,7 +54,7 @@ private func record(_ failure: MotionManagerError, in failures: FailureMessages)
 public func ocm_pedometer_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_pedometer_open: out is NULL") }
     out.pointee = nil
-    let pedometer = PedometerCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
+    let pedometer = PedometerCore(board: boardPath.map { String(cString: $0) })
     if let failure = pedometer.boardFailure { return fail(status(forLoading: failure), failure.description) }
     let handle = PedometerHandle(pedometer: pedometer)
     if let failure = pedometer.failure { handle.failures.add(failure.message) }  // could not come up: start says so again

@@ -61,6 +61,9 @@ typedef enum ocm_status {
     /** The board's chips could not be brought up or stopped answering (bus, permissions,
      *  wrong chip: the message says which chip and what to do). */
     OCM_STATUS_DEVICE_ERROR = -7,
+    /** motiond does not let this user have motion data (not in group motion, or denied by its
+     *  policy file: the message says what to do). */
+    OCM_STATUS_NOT_AUTHORIZED = -8,
     /** A stream has no sample yet (not started, or started too recently): not a failure. */
     OCM_STATUS_NO_DATA = 2
 } ocm_status;
