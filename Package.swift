@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol", "MotionDaemonClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",
