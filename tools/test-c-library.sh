@@ -57,6 +57,8 @@ for source in Tests/CLibrary/*.c; do
         # Live device motion from the simulated MPU-9250 (the library's default board), 2 s;
         # the pedometer and motion activity on the simulated walker (boards/sim-walker.board), 8 s each.
         device_motion_example.c | motion_manager_test.c | pedometer_example.c | pedometer_test.c | activity_example.c | activity_test.c) arguments=() ;;
+        # The sensor recorder against the real motiond (built here) on a socket in the scratch folder.
+        sensor_recorder_test.c) swift build --product motiond >/dev/null; arguments=("$(swift build --show-bin-path)/motiond" "$work/scratch") ;;
         *) arguments=(Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch") ;;
     esac
     echo "== $(basename "$source" .c)"
