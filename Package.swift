@@ -128,6 +128,9 @@ let package = Package(
         .executableTarget(name: "motiond", dependencies: ["MotionDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/motiond", exclude: ["motiond.service", "motiond-sysusers.conf", "motiond-tmpfiles.conf", "policy.example"],
                           swiftSettings: strictSwift6),
+        // The client of tools/soak-motiond.sh: streams at the highest rates, counts what is lost.
+        .executableTarget(name: "motiond-soak", dependencies: ["MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
+                          swiftSettings: strictSwift6),
         // Starts the real motiond (and motionctl) on temporary sockets and history folders.
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
                     swiftSettings: strictSwift6),
