@@ -131,6 +131,9 @@ let package = Package(
         .executableTarget(name: "motiond", dependencies: ["MotionDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/motiond", exclude: ["motiond.service", "motiond-sysusers.conf", "motiond-tmpfiles.conf", "policy.example"],
                           swiftSettings: strictSwift6),
+        // The client of tools/soak-motiond.sh: streams at the highest rates, counts what is lost.
+        .executableTarget(name: "motiond-soak", dependencies: ["MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
+                          swiftSettings: strictSwift6),
         // The client and the APIs through the real motiond (restarts, history, authorization, recorder).
         .testTarget(name: "MotionDaemonClientTests", dependencies: ["MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond"],
                     swiftSettings: strictSwift6),

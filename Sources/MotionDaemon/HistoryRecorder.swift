@@ -203,17 +203,19 @@ package final class HistoryRecorder: Sendable {
         }
     }
 
-    /// Answers `query`, or a part of it: returns what is left of it.
+    /// Answers `query`, or a part of it: returns what is left of it. The client may ask again
+    /// as soon as it has the last part, so the query stops counting as running just before.
     private func answer(_ query: Query, store: HistoryStore) -> Query? {
         let outbox = query.outbox
+        let final: DaemonMessage
         do throws(HistoryError) {
             switch query.kind {
             case .pedometer(let from, let to):
                 let totals = try store.pedometerData(from: from, to: to)
-                outbox.reply(.pedometerData(request: query.request, HistoryConversion.pedometer(totals, from: from, to: to, hasBarometer: hasBarometer)))
+                final = .pedometerData(request: query.request, HistoryConversion.pedometer(totals, from: from, to: to, hasBarometer: hasBarometer))
             case .activity(let from, let to):
                 let records = try store.activity(from: from, to: to, now: clock.nowWallNanoseconds)
-                outbox.reply(.activityRecords(request: query.request, records.map(HistoryConversion.activity)))
+                final = .activityRecords(request: query.request, records.map(HistoryConversion.activity))
             case .accelerometer(let next, let to):
                 guard outbox.replyBacklog < 2 << 20 else { return query }  // the client reads slowly: later
                 let end = min(to, next &+ 600_000_000_000)
@@ -227,19 +229,20 @@ package final class HistoryRecorder: Sendable {
                         chunk.removeAll(keepingCapacity: true)
                     }
                 }
-                let isLast = end >= to
-                if !chunk.isEmpty || isLast { outbox.reply(.accelerometerData(request: query.request, isLast: isLast, chunk)) }
-                if !isLast {
+                guard end >= to else {
+                    if !chunk.isEmpty { outbox.reply(.accelerometerData(request: query.request, isLast: false, chunk)) }
                     var rest = query
                     rest.kind = .accelerometer(next: end, to: to)
                     return rest
                 }
+                final = .accelerometerData(request: query.request, isLast: true, chunk)
             }
         } catch {
-            outbox.reply(.error(request: query.request, code: .notAvailable, message: "The history could not be read: \(error.problem) (\(error.path))",
-                                advice: error.advice))
+            final = .error(request: query.request, code: .notAvailable, message: "The history could not be read: \(error.problem) (\(error.path))",
+                           advice: error.advice)
         }
         outbox.queryRunning.store(false, ordering: .releasing)
+        outbox.reply(final)
         return nil
     }
 }

@@ -34,10 +34,12 @@ package final class Wakeup: Sendable {
         _ = write(writeEnd, &one, 1)
     }
 
-    /// The loop took the wake: later signals wake it again. Call before flushing.
+    /// The loop took the wake: later signals wake it again. Call before flushing. The pipe is
+    /// drained before the flag is cleared: the other way round, a signal between the two would
+    /// leave the flag set with its byte drained, and no signal would ever wake the loop again.
     package func reset() {
-        pending.store(false, ordering: .releasing)
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(descriptor, &bytes, bytes.count) > 0 {}
+        pending.store(false, ordering: .releasing)
     }
 }
