@@ -92,13 +92,16 @@ package final class ActivityCore: Sendable {
     /// engine thread; updates also go to `latest`. Throws when the board has no accelerometer
     /// or could not be brought up.
     package func startUpdates(deliver: (@Sendable (ActivitySubscription, ActivityFeed) -> Void)?) throws(MotionManagerError) {
-        if let daemon { return try startOnDaemon(daemon, deliver: deliver) }
-        guard let activity else { throw unavailable("activity updates") }
-        do {
-            try activity.startClassifying()
-        } catch {
-            state.withLock { $0.failure = error }
-            throw error
+        if let daemon {
+            if let error = DaemonBackend.authorizationError(daemon, doing: "Starting activity updates") ?? unavailableError { throw error }
+        } else {
+            guard let activity else { throw unavailable("activity updates") }
+            do {
+                try activity.startClassifying()
+            } catch {
+                state.withLock { $0.failure = error }
+                throw error
+            }
         }
         let subscription = ActivitySubscription { [weak self] subscription, feed in
             self?.state.withLock { state in
@@ -113,8 +116,13 @@ package final class ActivityCore: Sendable {
             defer { (state.updates, state.latest, state.failure) = (subscription, nil, nil) }  // a new start: the old failure is past
             return state.updates
         }
-        if let old { activity.unsubscribe(old) }
-        activity.subscribe(subscription)
+        if let activity {
+            if let old { activity.unsubscribe(old) }
+            activity.subscribe(subscription)
+        } else if let daemon {
+            old?.cancel()  // the daemon's stream is re-subscribed with the new handler
+            try subscribe(subscription, on: daemon)
+        }
     }
 
     /// Stops live updates: once this returns (outside a callback), none is delivered.
@@ -130,24 +138,9 @@ package final class ActivityCore: Sendable {
         }
     }
 
-    /// `startUpdates` on motiond: its current activity at once, then its transitions.
-    private func startOnDaemon(_ daemon: DaemonClient, deliver: (@Sendable (ActivitySubscription, ActivityFeed) -> Void)?) throws(MotionManagerError) {
-        if let error = DaemonBackend.authorizationError(daemon, doing: "Starting activity updates") { throw error }
-        if let error = unavailableError { throw error }
-        let subscription = ActivitySubscription { [weak self] subscription, feed in
-            self?.state.withLock { state in
-                switch feed {
-                case .update(let update): state.latest = update
-                case .failed(let failure): state.failure = failure
-                }
-            }
-            deliver?(subscription, feed)
-        }
-        let old = state.withLock { state in
-            defer { (state.updates, state.latest, state.failure) = (subscription, nil, nil) }
-            return state.updates
-        }
-        old?.cancel()
+    /// Feeds `subscription` from motiond's activity stream: its current activity at once,
+    /// then its transitions (and after a daemon restart its current activity again).
+    private func subscribe(_ subscription: ActivitySubscription, on daemon: DaemonClient) throws(MotionManagerError) {
         do {
             try daemon.subscribe(.activity) { delivery in
                 switch delivery {
@@ -156,7 +149,7 @@ package final class ActivityCore: Sendable {
                 case .ended(let error):
                     subscription.deliver(.failed(DaemonBackend.error(error, doing: "Activity updates from motiond")))
                 case .samples, .dropped, .interrupted, .resumed:
-                    break  // after a restart the daemon sends its current activity first
+                    break
                 }
             }
         } catch {

@@ -127,8 +127,14 @@ package final class ManagerCore: Sendable {
     /// lacks the sensor or the frame, or could not be brought up.
     package func start(_ stream: MotionStream, frame: ReferenceFrames = .xArbitraryZVertical,
                        deliver: (@Sendable (EngineSubscription, EngineEvent) -> Void)?) throws(MotionManagerError) {
-        if let daemon { return try startOnDaemon(daemon, stream, frame: frame, deliver: deliver) }
-        let board = try checkAvailable(stream, frame: frame)
+        // The same checks either way: the daemon's sensors, or the board file's chips.
+        let board: LiveBoard?
+        if let daemon {
+            try DaemonStreams.checkAvailable(stream, frame: frame, on: daemon, isAvailable: isAvailable(stream))
+            board = nil
+        } else {
+            board = try checkAvailable(stream, frame: frame)
+        }
         let store = self.store
         let (interval, declination) = state.withLock { ($0.intervals[stream.rawValue], $0.declination) }
         let subscription = EngineSubscription(stream: stream, frame: frame.engineFrame ?? .xArbitraryZVertical, declination: declination) {
@@ -143,9 +149,14 @@ package final class ManagerCore: Sendable {
             }
             return state.subscriptions[stream.rawValue]
         }
-        if let previous { board.remove(previous) }
         do {
-            try board.add(subscription, intervalNanoseconds: Self.nanoseconds(interval))
+            if let board {
+                if let previous { board.remove(previous) }
+                try board.add(subscription, intervalNanoseconds: Self.nanoseconds(interval))
+            } else if let daemon {
+                previous?.cancel()  // the daemon's stream is re-subscribed with the new handler
+                try DaemonStreams.subscribe(subscription, on: daemon, interval: interval, store: store)
+            }
         } catch {
             state.withLock { state in
                 if state.subscriptions[stream.rawValue] === subscription { state.subscriptions[stream.rawValue] = nil }
@@ -165,35 +176,6 @@ package final class ManagerCore: Sendable {
         if let running, let daemon {
             running.cancel()
             daemon.unsubscribe(DaemonStreams.wireStream(stream))
-        }
-    }
-
-    /// `start` on motiond: the same checks and the same samples, from the daemon.
-    private func startOnDaemon(_ daemon: DaemonClient, _ stream: MotionStream, frame: ReferenceFrames,
-                               deliver: (@Sendable (EngineSubscription, EngineEvent) -> Void)?) throws(MotionManagerError) {
-        try DaemonStreams.checkAvailable(stream, frame: frame, on: daemon, isAvailable: isAvailable(stream))
-        let store = self.store
-        let (interval, declination) = state.withLock { ($0.intervals[stream.rawValue], $0.declination) }
-        let subscription = EngineSubscription(stream: stream, frame: frame.engineFrame ?? .xArbitraryZVertical, declination: declination) {
-            subscription, event in
-            if case .sample(let sample) = event { store.keep(sample) }
-            deliver?(subscription, event)
-        }
-        let previous = state.withLock { state in
-            defer {
-                state.subscriptions[stream.rawValue] = subscription
-                if stream == .deviceMotion { state.frame = frame }
-            }
-            return state.subscriptions[stream.rawValue]
-        }
-        previous?.cancel()
-        do {
-            try DaemonStreams.subscribe(subscription, on: daemon, interval: interval, store: store)
-        } catch {
-            state.withLock { state in
-                if state.subscriptions[stream.rawValue] === subscription { state.subscriptions[stream.rawValue] = nil }
-            }
-            throw error
         }
     }
 
