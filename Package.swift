@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(name: "motiond-soak", dependencies: ["MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
                           swiftSettings: strictSwift6),
         // The client and the APIs through the real motiond (restarts, history, authorization, recorder).
-        .testTarget(name: "MotionDaemonClientTests", dependencies: ["MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond"],
+        .testTarget(name: "MotionDaemonClientTests", dependencies: ["MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl"],
                     swiftSettings: strictSwift6),
         // Starts the real motiond (and motionctl) on temporary sockets and history folders.
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],

@@ -23,3 +23,5 @@ _Static_assert(offsetof(ocm_pedometer_data, has_floors) == 32 && offsetof(ocm_pe
 _Static_assert(sizeof(ocm_pedometer_data) == 72 && sizeof(ocm_pedometer_event) == 16, "ocm_pedometer_data, ocm_pedometer_event layout");
 _Static_assert(sizeof(ocm_pedometer_feature) == 4 && sizeof(ocm_pedometer_event_type) == 4, "enums are int-sized");
 _Static_assert(offsetof(ocm_motion_activity, confidence) == 16 && offsetof(ocm_motion_activity, unknown) == 40 && sizeof(ocm_motion_activity) == 48, "ocm_motion_activity layout");
+_Static_assert(offsetof(ocm_recorded_accelerometer_data, x) == 8 && offsetof(ocm_recorded_accelerometer_data, identifier) == 32
+               && sizeof(ocm_recorded_accelerometer_data) == 40, "ocm_recorded_accelerometer_data layout");

@@ -30,7 +30,9 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
     package let core: ActivityCore
 
     /// An activity manager of the board file at `board` (resolved as `CMMotionManager(board:)`
-    /// does). Brings the board up and starts classifying.
+    /// does), or of the system's board when nil: motiond's when it answers (queries then come
+    /// from its 7-day history), else the default board in-process, brought up to classify from
+    /// now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
     public init(board: String? = nil, daemonSocket: String? = nil) {
         core = ActivityCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
@@ -44,6 +46,10 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
     public var isUsingDaemon: Bool { core.daemon != nil }
     /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
     public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far (it stopped or restarted), in seconds from
+    /// the break to the streams' re-subscription: the client reconnects by itself, and a break
+    /// is never silent (the motion manager also counts it in its dropped updates).
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
 
     // MARK: Availability
 

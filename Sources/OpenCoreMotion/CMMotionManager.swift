@@ -57,6 +57,10 @@ public final class CMMotionManager: Sendable, CustomStringConvertible {
     public var isUsingDaemon: Bool { core.daemon != nil }
     /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
     public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far (it stopped or restarted), in seconds from
+    /// the break to the streams' re-subscription: the client reconnects by itself, and a break
+    /// is never silent (the motion manager also counts it in its dropped updates).
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
 
     // MARK: Availability
 

@@ -30,8 +30,10 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
     /// The board's pedometer, subscriptions and latest update, shared with the C API.
     package let core: PedometerCore
 
-    /// A pedometer of the board file at `board` (resolved as `CMMotionManager(board:)` does).
-    /// Brings the board up and starts counting.
+    /// A pedometer of the board file at `board` (resolved as `CMMotionManager(board:)` does), or
+    /// of the system's board when nil: motiond's when it answers (then live updates come from its
+    /// pipeline and queries from its 7-day history), else the default board in-process, brought
+    /// up to count from now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
     public init(board: String? = nil, daemonSocket: String? = nil) {
         core = PedometerCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
@@ -48,6 +50,10 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
     public var isUsingDaemon: Bool { core.daemon != nil }
     /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
     public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far (it stopped or restarted), in seconds from
+    /// the break to the streams' re-subscription: the client reconnects by itself, and a break
+    /// is never silent (the motion manager also counts it in its dropped updates).
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
 
     // MARK: Availability (Core Motion's class methods: the default board)
 

@@ -114,6 +114,21 @@ import Testing
         print("API restart: \(manager.droppedAccelerometerUpdates) accelerometer updates counted as dropped over the gap")
         #expect(manager.droppedAccelerometerUpdates >= 20 && manager.droppedAccelerometerUpdates < 100)
         #expect(manager.isAccelerometerActive)
+        #expect(manager.daemonGaps.count == 1 && manager.daemonGaps.allSatisfy { $0 >= 0.5 }, "\(manager.daemonGaps)")
+    }
+
+    /// `motionctl stream` says where its data comes from: motiond at the socket in
+    /// OPENCOREMOTION_SOCKET, or the in-process engine when OPENCOREMOTION_NO_DAEMON=1.
+    @Test func motionctlStreamSaysWhichBackendServes() throws {
+        let daemon = try Motiond("motionctl")
+        defer { daemon.remove() }
+        try daemon.start()
+        let viaDaemon = try motionctl(["stream", "--interval", "0.5", "--duration", "1"], environment: ["OPENCOREMOTION_SOCKET": daemon.socket])
+        #expect(viaDaemon.hasPrefix("streaming simulated walker via motiond at \(daemon.socket)\n"), "\(viaDaemon)")
+        #expect(viaDaemon.contains("acc "), "\(viaDaemon)")
+        let forced = try motionctl(["stream", "--interval", "0.5", "--duration", "1"],
+                                   environment: ["OPENCOREMOTION_SOCKET": daemon.socket, "OPENCOREMOTION_NO_DAEMON": "1"])
+        #expect(forced.hasPrefix("streaming simulated GY-521") && forced.contains("(in-process engine)"), "\(forced)")
     }
 
     /// No daemon at the socket: the same calls run the board in this process.
@@ -195,4 +210,19 @@ private func queryActivity(_ manager: CMMotionActivityManager, from start: Date,
     }
     guard eventually(within: 10, { answer.withLock { $0 != nil } }) else { throw ClientTestError("no answer to an activity query") }
     return try answer.withLock { $0! }.get()
+}
+
+/// Runs the built motionctl with `arguments` and extra `environment`; its standard output.
+private func motionctl(_ arguments: [String], environment: [String: String]) throws -> String {
+    let process = Process()
+    process.executableURL = Motiond.productsFolder.appendingPathComponent("motionctl")
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw ClientTestError("motionctl \(arguments) exited with \(process.terminationStatus): \(text)") }
+    return text
 }
