@@ -112,7 +112,7 @@ extension DaemonClient {
                 lastError = error
             }
             Self.sleep(seconds: delay)
-            delay = min(delay * 2, 0.5)
+            delay = min(delay * 2, Self.longestRetryDelay)
         }
         let gaveUp = DaemonClientError(.closed, "motiond at \(path) did not come back within \(Int(reconnectLimitSeconds)) s (last: \(lastError.message))",
                                        advice: "Start motiond (systemctl start motiond); the next request connects again")
@@ -144,6 +144,10 @@ extension DaemonClient {
         for handler in handlers { handler(.resumed(gapSeconds: gap)) }
         return true
     }
+
+    /// The longest wait between two reconnection tries, s: a try is one connect(2) on a Unix
+    /// socket (microseconds), so a daemon that is back is found within a quarter second.
+    static let longestRetryDelay = 0.25
 
     static var monotonicSeconds: Double {
         var now = timespec()

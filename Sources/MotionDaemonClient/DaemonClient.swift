@@ -7,7 +7,7 @@ import Synchronization
 /// calling thread, and a daemon that goes away handled by itself.
 ///
 /// **Surviving a daemon restart**: when the connection breaks, every stream's handler gets
-/// `.interrupted`; the reader thread reconnects (20 ms, doubling to 500 ms between tries, for
+/// `.interrupted`; the reader thread reconnects (20 ms, doubling to 250 ms between tries, for
 /// at most `reconnectLimitSeconds`), says hello again, re-subscribes every stream with its
 /// interval (a pedometer stream keeps its `from`, so its counts continue from the daemon's
 /// history), and each handler gets `.resumed(gapSeconds:)`. Past the limit, handlers get

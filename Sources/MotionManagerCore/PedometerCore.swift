@@ -192,7 +192,15 @@ package final class PedometerCore: Sendable {
             let stream: WireStream = slot == .updates ? .pedometer : .pedometerEvents
             old?.cancel()
             if let new {
-                try DaemonPedometer.subscribe(new, to: stream, on: daemon)
+                do {
+                    try DaemonPedometer.subscribe(new, to: stream, on: daemon)
+                } catch {
+                    state.withLock { state in
+                        if slot == .updates, state.updates === new { state.updates = nil }
+                        if slot == .events, state.events === new { state.events = nil }
+                    }
+                    throw error
+                }
             } else if old != nil {
                 daemon.unsubscribe(stream)
             }
