@@ -15,21 +15,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_clock.h"
 
 extern char **environ;
-
-static void sleep_ms(long milliseconds) {
-    struct timespec remaining = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
-    while (nanosleep(&remaining, &remaining) != 0) {}
-}
-
-static int64_t unix_now_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
-static double absolute(double x) { return x < 0 ? -x : x; }
 
 int main(int argc, char **argv) {
     if (argc != 3) {
