@@ -145,3 +145,8 @@ private func motionActivity(_ activity: MotionActivityEstimate, timestampNanosec
                                stationary: bit(.stationary), walking: bit(.walking), running: bit(.running),
                                automotive: bit(.automotive), cycling: bit(.cycling), unknown: bit(.unknown))
 }
+
+@c @implementation
+public func ocm_activity_manager_uses_daemon(_ manager: OpaquePointer?) -> Int32 {
+    handle(manager)?.manager.daemon != nil ? 1 : 0
+}

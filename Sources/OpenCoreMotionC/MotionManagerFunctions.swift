@@ -229,3 +229,8 @@ private func motionData(_ sample: MotionSample) -> ocm_motion_data {
     }
     return data
 }
+
+@c @implementation
+public func ocm_motion_manager_uses_daemon(_ manager: OpaquePointer?) -> Int32 {
+    MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager))?.manager.daemon != nil ? 1 : 0
+}

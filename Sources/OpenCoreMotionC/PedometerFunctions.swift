@@ -191,3 +191,8 @@ private func pedometerData(_ values: PedometerValues) -> ocm_pedometer_data {
                        current_pace_s_per_m: values.currentPace ?? .nan, current_cadence_steps_per_s: values.currentCadence ?? .nan,
                        average_active_pace_s_per_m: values.averageActivePace ?? .nan)
 }
+
+@c @implementation
+public func ocm_pedometer_uses_daemon(_ pedometer: OpaquePointer?) -> Int32 {
+    handle(pedometer)?.pedometer.daemon != nil ? 1 : 0
+}

@@ -1,8 +1,9 @@
-/* The sensor-recorder C API (CMSensorRecorder): without motiond, not available with a message
- * saying so; with the real motiond (started here on a temporary socket with the simulated
- * walker), recording, samples at 50 Hz in g with one continuity identifier, and the argument
- * and handle errors. Built and run by tools/test-c-library.sh with motiond's path and a
- * scratch folder. */
+/* The sensor-recorder C API (CMSensorRecorder) and the other handles on motiond. Without
+ * motiond the recorder is not available, and says so; with the real motiond (started here on a
+ * temporary socket with the simulated walker): recording, samples at 50 Hz in g with one
+ * continuity identifier, argument and handle errors; a pedometer opened with NULL uses the
+ * daemon (and its history), another board file or OPENCOREMOTION_NO_DAEMON=1 the in-process
+ * engine. Built and run by tools/test-c-library.sh with motiond's path and a scratch folder. */
 #define _POSIX_C_SOURCE 200809L
 #include <opencoremotion.h>
 #include <signal.h>
@@ -92,6 +93,24 @@ int main(int argc, char **argv) {
     CHECK(ocm_sensor_recorder_authorization_status(NULL) == -1, "NULL handle's status");
     ocm_sensor_recorder_close(recorder);
     ocm_sensor_recorder_close(recorder); /* twice: ignored */
+
+    /* The other APIs opened on the system's board (NULL) use motiond when it answers: the
+     * pedometer's query comes from its history; a board file that is not the daemon's runs
+     * in-process; OPENCOREMOTION_NO_DAEMON=1 always does. */
+    setenv("OPENCOREMOTION_SOCKET", socket_path, 1);
+    ocm_pedometer *pedometer = NULL;
+    ocm_motion_manager *other = NULL;
+    CHECK(ocm_pedometer_open(NULL, &pedometer) == OCM_STATUS_OK && ocm_pedometer_uses_daemon(pedometer) == 1, "pedometer on motiond");
+    ocm_pedometer_data steps;
+    CHECK(ocm_pedometer_query(pedometer, start, unix_now_ns(), &steps) == OCM_STATUS_OK, "query: %s", ocm_last_error_message());
+    ocm_pedometer_close(pedometer);
+    CHECK(ocm_motion_manager_open("boards/sim-gy-521.board", &other) == OCM_STATUS_OK && ocm_motion_manager_uses_daemon(other) == 0, "another board in-process");
+    ocm_motion_manager_close(other);
+    setenv("OPENCOREMOTION_NO_DAEMON", "1", 1);
+    ocm_activity_manager *activity = NULL;
+    CHECK(ocm_activity_manager_open(NULL, &activity) == OCM_STATUS_OK && ocm_activity_manager_uses_daemon(activity) == 0, "forced in-process");
+    ocm_activity_manager_close(activity);
+    CHECK(ocm_pedometer_uses_daemon(NULL) == 0, "NULL handle");
 
     kill(daemon, SIGTERM);
     int status = 0;

@@ -302,6 +302,10 @@ void ocm_motion_manager_close(ocm_motion_manager *manager);
  *  else 0 (also for an invalid handle or stream). */
 int ocm_motion_manager_is_available(const ocm_motion_manager *manager, ocm_stream stream);
 
+/** 1 if motiond serves this manager (opened with NULL or the daemon's own board file while
+ *  motiond answers), 0 for the in-process engine (also for an invalid handle). */
+int ocm_motion_manager_uses_daemon(const ocm_motion_manager *manager);
+
 /** The reference frames device motion can use on this board, a mask of ocm_reference_frame
  *  values: all four with a magnetometer, OCM_REFERENCE_FRAME_X_ARBITRARY_Z_VERTICAL without;
  *  0 without device motion or for an invalid handle. */
@@ -460,6 +464,10 @@ void ocm_pedometer_close(ocm_pedometer *pedometer);
 /** 1 if the board gives `feature`, else 0 (also for an invalid handle or feature). */
 int ocm_pedometer_is_available(const ocm_pedometer *pedometer, ocm_pedometer_feature feature);
 
+/** 1 if motiond serves this pedometer (queries then answer from its 7-day history), 0 for the
+ *  in-process engine (also for an invalid handle); the rule is ocm_motion_manager_open()'s. */
+int ocm_pedometer_uses_daemon(const ocm_pedometer *pedometer);
+
 /**
  * Starts live updates cumulative from `from_unix_ns` (in the past: what was counted since then
  * is included), replacing running ones: one at once, then about every 2.5 s while the user
@@ -589,6 +597,10 @@ void ocm_activity_manager_close(ocm_activity_manager *manager);
 /** 1 if the board has an accelerometer (Core Motion's isActivityAvailable), else 0 (also for an
  *  invalid handle). */
 int ocm_activity_manager_is_available(const ocm_activity_manager *manager);
+
+/** 1 if motiond serves this manager (queries then answer from its 7-day history), 0 for the
+ *  in-process engine (also for an invalid handle); the rule is ocm_motion_manager_open()'s. */
+int ocm_activity_manager_uses_daemon(const ocm_activity_manager *manager);
 
 /**
  * Starts live updates, replacing running ones: the current activity at once (unknown during the
