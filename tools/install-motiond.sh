@@ -23,5 +23,6 @@ install -m 0644 Sources/MotionDaemonProtocol/PROTOCOL.md /usr/local/share/doc/op
 systemd-sysusers
 systemd-tmpfiles --create /etc/tmpfiles.d/opencoremotion.conf
 systemctl daemon-reload
+install -d -o motiond -g motion -m 0750 /var/lib/opencoremotion/calibration
 systemctl enable --now motiond
 echo "motiond runs. Add users to group motion (usermod -aG motion USER); check with: motionctl status"

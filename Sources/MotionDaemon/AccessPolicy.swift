@@ -31,6 +31,10 @@ package struct AccessPolicy: Sendable, Equatable {
         package var historyAllowed: Bool
         /// For an unauthorized peer: what to do about it.
         package var advice: String
+
+        package init(status: WireAuthorization, historyAllowed: Bool, advice: String) {
+            (self.status, self.historyAllowed, self.advice) = (status, historyAllowed, advice)
+        }
     }
 
     package func decide(_ peer: PeerCredentials) -> Decision {

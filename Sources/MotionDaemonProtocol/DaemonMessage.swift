@@ -139,17 +139,15 @@ public enum DaemonMessage: Sendable, Equatable {
             self = .pedometerData(request: try reader.u32("request"), try reader.pedometerSample())
         case .activityRecords:
             let request = try reader.u32("request")
-            var records: [ActivitySample] = []
-            for _ in 0..<(try reader.count("records", minimumElementSize: WireReader.activitySampleSize)) { records.append(try reader.activitySample()) }
-            self = .activityRecords(request: request, records)
+            self = .activityRecords(request: request, try reader.list("records", minimumElementSize: WireReader.activitySampleSize) { reader throws(ProtocolError) in
+                try reader.activitySample()
+            })
         case .accelerometerData:
             let request = try reader.u32("request")
             let isLast = try reader.u8("isLast") != 0
-            var samples: [RecordedSample] = []
-            let count = try reader.count("samples", minimumElementSize: WireReader.recordedSampleSize)
-            samples.reserveCapacity(count)
-            for _ in 0..<count { samples.append(try reader.recordedSample()) }
-            self = .accelerometerData(request: request, isLast: isLast, samples)
+            self = .accelerometerData(request: request, isLast: isLast, try reader.list("samples", minimumElementSize: WireReader.recordedSampleSize) {
+                reader throws(ProtocolError) in try reader.recordedSample()
+            })
         case .recording:
             self = .recording(request: try reader.u32("request"), until: try reader.f64("until"))
         case .status:
@@ -166,27 +164,15 @@ public enum DaemonMessage: Sendable, Equatable {
         let stream = try reader.enumeration("stream") { WireStream(rawValue: $0) }
         switch stream {
         case .accelerometer, .gyroscope, .magnetometer:
-            let count = try reader.count("samples", minimumElementSize: WireReader.vectorSampleSize)
-            var samples: [VectorSample] = []
-            samples.reserveCapacity(count)
-            for _ in 0..<count { samples.append(try reader.vectorSample()) }
-            return .vectors(stream, samples)
+            return .vectors(stream, try reader.list("samples", minimumElementSize: WireReader.vectorSampleSize) { reader throws(ProtocolError) in try reader.vectorSample() })
         case .deviceMotion:
-            var samples: [DeviceMotionSample] = []
-            for _ in 0..<(try reader.count("samples", minimumElementSize: WireReader.deviceMotionSampleSize)) { samples.append(try reader.deviceMotionSample()) }
-            return .deviceMotion(samples)
+            return .deviceMotion(try reader.list("samples", minimumElementSize: WireReader.deviceMotionSampleSize) { reader throws(ProtocolError) in try reader.deviceMotionSample() })
         case .pedometer:
-            var samples: [PedometerSample] = []
-            for _ in 0..<(try reader.count("samples", minimumElementSize: WireReader.pedometerSampleSize)) { samples.append(try reader.pedometerSample()) }
-            return .pedometer(samples)
+            return .pedometer(try reader.list("samples", minimumElementSize: WireReader.pedometerSampleSize) { reader throws(ProtocolError) in try reader.pedometerSample() })
         case .pedometerEvents:
-            var samples: [PedometerEventSample] = []
-            for _ in 0..<(try reader.count("samples", minimumElementSize: WireReader.pedometerEventSampleSize)) { samples.append(try reader.pedometerEventSample()) }
-            return .pedometerEvents(samples)
+            return .pedometerEvents(try reader.list("samples", minimumElementSize: WireReader.pedometerEventSampleSize) { reader throws(ProtocolError) in try reader.pedometerEventSample() })
         case .activity:
-            var samples: [ActivitySample] = []
-            for _ in 0..<(try reader.count("samples", minimumElementSize: WireReader.activitySampleSize)) { samples.append(try reader.activitySample()) }
-            return .activity(samples)
+            return .activity(try reader.list("samples", minimumElementSize: WireReader.activitySampleSize) { reader throws(ProtocolError) in try reader.activitySample() })
         }
     }
 }

@@ -121,6 +121,16 @@ public struct WireReader {
         return value
     }
 
+    /// A list: its count (checked as `count` does), then each element as `element` reads it.
+    public mutating func list<Element>(_ field: String, minimumElementSize: Int,
+                                       _ element: (inout WireReader) throws(ProtocolError) -> Element) throws(ProtocolError) -> [Element] {
+        let count = try count(field, minimumElementSize: minimumElementSize)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for _ in 0..<count { elements.append(try element(&self)) }
+        return elements
+    }
+
     /// An enumeration's raw byte, mapped by `make` (nil: not a value this version knows).
     public mutating func enumeration<T>(_ field: String, _ make: (UInt8) -> T?) throws(ProtocolError) -> T {
         let raw = try u8(field)
