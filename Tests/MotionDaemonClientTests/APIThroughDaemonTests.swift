@@ -56,8 +56,10 @@ import Testing
     }
 
     /// A pedometer and an activity manager on the daemon: live steps while the walker walks and
-    /// a walking transition; then motiond restarts and a fresh pedometer's query of the same
-    /// range answers the same steps from the daemon's persistent history.
+    /// a walking transition; then motiond restarts: a fresh pedometer's query of the same range
+    /// answers the same steps from the daemon's persistent history, and a pedometer that kept
+    /// streaming across the restart goes on counting from its start (the new daemon's live
+    /// count plus the history it stored before), never backwards.
     @Test func pedometerAndActivityThroughTheDaemonAndHistoryAcrossARestart() throws {
         let daemon = try Motiond("pedometer")
         defer { daemon.remove() }
@@ -68,6 +70,10 @@ import Testing
         #expect(pedometer.isUsingDaemon && activity.isUsingDaemon)
         #expect(pedometer.isStepCountingAvailable && pedometer.isFloorCountingAvailable && activity.isActivityAvailable)
         let updates = Collected<CMPedometerData>(), activities = Collected<CMMotionActivity>()
+        let continuing = CMPedometer(daemonSocket: daemon.socket)
+        let continuingUpdates = Collected<CMPedometerData>()
+        continuing.startUpdates(from: start) { data, _ in if let data { continuingUpdates.append(data) } }
+        defer { continuing.stopUpdates() }
         pedometer.startUpdates(from: start) { data, error in
             #expect(error == nil)
             if let data { updates.append(data) }
@@ -91,6 +97,12 @@ import Testing
         let after = try query(fresh, from: start, to: end)
         #expect(after.numberOfSteps == before.numberOfSteps && after.distance == before.distance)
         #expect(after.numberOfSteps.intValue >= 10)
+        // The streaming pedometer reconnected and its next update still counts from `start`.
+        let beforeRestart = continuingUpdates.count
+        #expect(eventually(within: 10) { continuing.daemonGaps.count == 1 && continuingUpdates.count > beforeRestart })
+        let resumed = continuingUpdates.all.last!
+        print("across the restart: \(continuingUpdates.all.map(\.numberOfSteps.intValue)) steps, gap \(continuing.daemonGaps)")
+        #expect(resumed.numberOfSteps.intValue >= before.numberOfSteps.intValue && resumed.startDate == continuingUpdates.all[0].startDate)
     }
 
     /// A motion manager streaming through motiond while it is killed and started again half a
