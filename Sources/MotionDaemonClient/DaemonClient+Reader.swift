@@ -19,8 +19,12 @@ extension DaemonClient {
     }
 
     private func readerMain() {
-        var socket = state.withLock { $0.socket }
+        var socket = state.withLock { state in
+            state.readerThread = pthread_self()
+            return state.socket
+        }
         while true {
+            for message in state.withLock({ state in defer { state.deferred = [] }; return state.deferred }) { dispatch(message) }
             if let connected = socket {
                 do {
                     dispatch(try connected.receive(path: path))
@@ -37,7 +41,7 @@ extension DaemonClient {
 
     private func finish() {
         let pending = state.withLock { state in
-            defer { (state.pending, state.socket, state.readerRunning) = ([:], nil, false) }
+            defer { (state.pending, state.socket, state.readerRunning, state.readerThread, state.deferred) = ([:], nil, false, nil, []) }
             return Array(state.pending.values)
         }
         for answer in pending { answer.fail(DaemonClientError(.closed, "this motiond client was closed", advice: "Make a new one")) }
@@ -45,7 +49,7 @@ extension DaemonClient {
 
     /// Routes one message: samples and drop notices to their stream's handler, answers to
     /// the query waiting for them.
-    private func dispatch(_ message: DaemonMessage) {
+    func dispatch(_ message: DaemonMessage) {
         switch message {
         case .samples(let batch):
             handler(of: batch.stream)?(.samples(batch))
@@ -159,5 +163,17 @@ extension DaemonClient {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}
+
+extension DaemonMessage {
+    /// Whether this answers a request (and so completes a pending answer), rather than being
+    /// stream data or a notice.
+    var answersRequest: Bool {
+        switch self {
+        case .ok, .pedometerData, .activityRecords, .accelerometerData, .recording, .status: true
+        case .error(let request, _, _, _): request != 0
+        case .samples, .dropped, .welcome: false
+        }
     }
 }

@@ -42,6 +42,11 @@ public final class DaemonClient: Sendable {
         var resubscriptions: [UInt32: WireStream] = [:]
         var nextRequest: UInt32 = 1
         var readerRunning = false
+        /// The reader thread, to recognise calls made from a stream handler.
+        var readerThread: pthread_t?
+        /// What the reader read while a handler on it waited for an answer (samples, notices):
+        /// dispatched once the handler returns, in order.
+        var deferred: [DaemonMessage] = []
         var closed = false
         /// Successful reconnections after a break.
         var reconnections = 0
@@ -114,7 +119,7 @@ public final class DaemonClient: Sendable {
             let sent = try send(keeping: { $0.subscriptions[stream] = subscription }) {
                 .subscribe(request: $0, stream: stream, interval: interval, from: from, frame: frame)
             }
-            _ = try sent?.wait(seconds: answerTimeoutSeconds)
+            if let sent { _ = try answer(sent) }
         } catch {
             if case .disconnected = error.kind { return }  // kept: re-sent when reconnected
             state.withLock { state in _ = state.subscriptions.removeValue(forKey: stream) }
@@ -125,7 +130,7 @@ public final class DaemonClient: Sendable {
     /// Stops `stream`: once this returns, its handler gets nothing more.
     public func unsubscribe(_ stream: WireStream) {
         let sent = try? send(keeping: { $0.subscriptions[stream] = nil }) { .unsubscribe(request: $0, stream: stream) }
-        _ = try? sent?.wait(seconds: answerTimeoutSeconds)
+        if let sent { _ = try? answer(sent) }
     }
 
     // MARK: Queries
@@ -201,8 +206,30 @@ public final class DaemonClient: Sendable {
             guard let pending = try send(make) else {
                 throw DaemonClientError.disconnected(path, "the client is reconnecting")
             }
-            return try pending.wait(seconds: answerTimeoutSeconds)
+            return try answer(pending)
         }
+    }
+
+    /// `pending`'s messages. A handler running on the reader thread (a C callback that queries
+    /// or stops a stream, as opencoremotion.h allows) cannot wait for the reader: it reads the
+    /// socket itself until its answer comes, keeping everything else for after it returns.
+    private func answer(_ pending: PendingAnswer) throws(DaemonClientError) -> [DaemonMessage] {
+        guard isReaderThread else { return try pending.wait(seconds: answerTimeoutSeconds) }
+        while !pending.isFinished {
+            guard let socket = state.withLock({ $0.socket }) else { throw DaemonClientError.disconnected(path, "the client is reconnecting") }
+            let message = try socket.receive(path: path)
+            if message.answersRequest {
+                dispatch(message)
+            } else {
+                state.withLock { $0.deferred.append(message) }
+            }
+        }
+        return try pending.wait(seconds: 0)
+    }
+
+    /// Whether the caller is this client's reader thread (inside a stream handler).
+    var isReaderThread: Bool {
+        state.withLock { state in state.readerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     private func unexpected(_ what: String) -> DaemonClientError {

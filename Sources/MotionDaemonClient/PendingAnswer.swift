@@ -22,6 +22,9 @@ final class PendingAnswer: @unchecked Sendable {
         semaphore.deallocate()
     }
 
+    /// Whether the answer is complete (or failed).
+    var isFinished: Bool { outcome.withLock { $0.done } }
+
     /// Adds a message; `last` ends the answer.
     func take(_ message: DaemonMessage, last: Bool) {
         let finished = outcome.withLock { outcome -> Bool in

@@ -1,6 +1,7 @@
 import Foundation
 import MotionDaemonClient
 import MotionDaemonProtocol
+import Synchronization
 import Testing
 
 /// The client on its own: streams, queries, a restart survived with the gap reported, and the
@@ -54,6 +55,37 @@ import Testing
         #expect(zip(all, all.dropFirst()).allSatisfy { $0 < $1 })
         #expect(zip(all, all.dropFirst()).map { $1 - $0 }.max() ?? 0 > 0.5)
         #expect(gaps.allSatisfy { $0 >= 0.5 && $0 < 2 }, "\(gaps)")
+    }
+
+    /// A handler (on the reader thread, as a C callback is) that queries and then stops its own
+    /// stream gets its answers at once instead of waiting for itself; the samples read meanwhile
+    /// are delivered afterwards, and nothing after the stop.
+    @Test func aHandlerMayQueryAndStopItsStream() throws {
+        let daemon = try Motiond("reentrant")
+        defer { daemon.remove() }
+        try daemon.start()
+        let client = try DaemonClient(path: daemon.socket, name: "reentrant test")
+        defer { client.close() }
+        let outcomes = Collected<String>()
+        let batches = Collected<Int>()
+        let asked = Mutex(false)
+        let started = Date()
+        try client.subscribe(.accelerometer, interval: 0.01) { delivery in
+            guard case .samples(let batch) = delivery else { return }
+            batches.append(batch.count)
+            guard asked.withLock({ done in defer { done = true }; return !done }) else { return }
+            let steps = Result { try client.pedometer(from: 0, to: Date().timeIntervalSince1970) }
+            outcomes.append((try? steps.get()).map { "steps \($0.steps)" } ?? "query failed: \(steps)")
+            client.unsubscribe(.accelerometer)
+            outcomes.append("stopped")
+        }
+        #expect(eventually(within: 5) { outcomes.count == 2 })
+        print("reentrant: \(outcomes.all) after \(String(format: "%.3f", Date().timeIntervalSince(started))) s; \(batches.count) batches")
+        #expect(outcomes.all.first?.hasPrefix("steps") == true && outcomes.all.last == "stopped", "\(outcomes.all)")
+        #expect(Date().timeIntervalSince(started) < 3, "answered without waiting for the 30 s timeout")
+        let after = batches.count
+        usleep(300_000)
+        #expect(batches.count <= after + 1, "nothing after the stop but what was read before it")
     }
 
     /// The policy denies the test's user: the welcome says `restricted`, and each request is
