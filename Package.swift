@@ -59,11 +59,11 @@ let package = Package(
         // The motion manager's engine-facing core, shared by the Swift and C APIs: one engine thread
         // per board, subscriptions at their intervals, pull storage, start/stop. No Foundation
         // (standard library, Synchronization, Glibc), so the C library does not link it.
-        .target(name: "MotionManagerCore", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint"],
+        .target(name: "MotionManagerCore", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonClient", "MotionDaemonProtocol"],
                 swiftSettings: strictSwift6),
         // The Swift API: Core Motion's CMMotionManager and data types on a live board (Foundation
         // for OperationQueue and Core Motion's error protocols), wrapping MotionManagerCore.
-        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
+        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonProtocol"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.
@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol", "MotionDaemonClient",
                 "MotionManagerCore",  // bench-batched
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -116,6 +116,30 @@ let package = Package(
                           swiftSettings: strictSwift6),
         .testTarget(name: "MotionHistoryTests",
                     dependencies: ["MotionHistory", "MotionEngine", "MotionAlgorithms", "Recordings", "TestSupport", "history-crash-writer"],
+                    swiftSettings: strictSwift6),
+
+        // motiond's wire protocol (issue 9, PROTOCOL.md): frames, messages, a frame reader;
+        // standard library only, for the daemon and every client.
+        .target(name: "MotionDaemonProtocol", exclude: ["PROTOCOL.md"], swiftSettings: strictSwift6),
+        .testTarget(name: "MotionDaemonProtocolTests", dependencies: ["MotionDaemonProtocol"], swiftSettings: strictSwift6),
+        // motiond (issue 9): one board run from start to exit, its history kept, clients served
+        // over a Unix socket. The library is the daemon; tools/motiond its command line.
+        // The client side (issue 9): a connection to motiond that reconnects and re-subscribes by
+        // itself after a daemon restart. Standard library, Glibc and Synchronization only.
+        .target(name: "MotionDaemonClient", dependencies: ["MotionDaemonProtocol"], swiftSettings: strictSwift6),
+        .target(name: "MotionDaemon", dependencies: ["MotionDaemonProtocol", "MotionHistory", "MotionManagerCore", "MotionEngine", "MotionAlgorithms"],
+                swiftSettings: strictSwift6),
+        .executableTarget(name: "motiond", dependencies: ["MotionDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "tools/motiond", exclude: ["motiond.service", "motiond-sysusers.conf", "motiond-tmpfiles.conf", "policy.example"],
+                          swiftSettings: strictSwift6),
+        // The client of tools/soak-motiond.sh: streams at the highest rates, counts what is lost.
+        .executableTarget(name: "motiond-soak", dependencies: ["MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
+                          swiftSettings: strictSwift6),
+        // The client and the APIs through the real motiond (restarts, history, authorization, recorder).
+        .testTarget(name: "MotionDaemonClientTests", dependencies: ["MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl"],
+                    swiftSettings: strictSwift6),
+        // Starts the real motiond (and motionctl) on temporary sockets and history folders.
+        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
                     swiftSettings: strictSwift6),
     ]
 )

@@ -64,6 +64,8 @@ for source in Tests/CLibrary/*.c; do
             | water_submersion_test.c | batched_sensor_test.c) arguments=() ;;
         # The altimeter on the simulated GY-521 + BMP280 (boards/sim-gy-521-bmp280.board): 5 s each.
         altimeter_example.c | altimeter_test.c) arguments=() ;;
+        # The sensor recorder against the real motiond (built here) on a socket in the scratch folder.
+        sensor_recorder_test.c) swift build --product motiond >/dev/null; arguments=("$(swift build --show-bin-path)/motiond" "$work/scratch") ;;
         *) arguments=(Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz "$work/scratch") ;;
     esac
     echo "== $(basename "$source" .c)"

@@ -27,3 +27,5 @@ _Static_assert(offsetof(ocm_water_submersion_update, date_unix_ns) == 8 && offse
 _Static_assert(offsetof(ocm_water_submersion_update, temperature_c) == 48 && sizeof(ocm_water_submersion_update) == 64, "ocm_water_submersion_update layout");
 _Static_assert(sizeof(ocm_water_depth_state) == 4 && sizeof(ocm_water_submersion_update_kind) == 4, "enums are int-sized");
 _Static_assert(offsetof(ocm_altitude_data, precision_m) == 40 && sizeof(ocm_altitude_data) == 48 && sizeof(ocm_altitude_kind) == 4, "ocm_altitude_data layout");
+_Static_assert(offsetof(ocm_recorded_accelerometer_data, x) == 8 && offsetof(ocm_recorded_accelerometer_data, identifier) == 32
+               && sizeof(ocm_recorded_accelerometer_data) == 40, "ocm_recorded_accelerometer_data layout");

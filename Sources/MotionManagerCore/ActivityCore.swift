@@ -1,3 +1,5 @@
+package import MotionDaemonClient
+import MotionDaemonProtocol
 package import MotionEngine
 import Synchronization
 
@@ -12,9 +14,14 @@ import Synchronization
 /// `WallClock` for dates). Thread-safe: every member may be used from any thread. Its deinit
 /// stops its updates and closes the board's activity.
 package final class ActivityCore: Sendable {
-    /// The board file, resolved (absolute).
+    /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
+    /// Nil when motiond serves the board (`daemon`) or the board file could not be loaded.
     package let board: LiveBoard?
+    /// The connection to motiond when it serves this manager (`DaemonBackend`'s rule): live
+    /// transitions from its pipeline, queries from its 7-day history.
+    package let daemon: DaemonClient?
+    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (nothing is then available).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
@@ -31,11 +38,17 @@ package final class ActivityCore: Sendable {
 
     private let state = Mutex(State())
 
-    /// An activity manager of the board file at `board` (resolved as `LiveBoard.resolve` does).
-    /// Brings the board up and starts classifying if it has an accelerometer; a board that
+    /// An activity manager of the board file at `board` (resolved as `LiveBoard.resolve` does),
+    /// or of the system's board when nil (motiond's when it runs: `DaemonBackend`). In-process,
+    /// it brings the board up and starts classifying if it has an accelerometer; a board that
     /// cannot be brought up is tried again by `startUpdates`.
-    package init(board: String) {
-        let load = BoardFileLoad(board)
+    package init(board: String?, daemonSocket: String? = nil) {
+        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "activity manager") {
+            (daemon, self.board, boardPath, boardError, boardFailure, activity) = (client, nil, path, nil, nil, nil)
+            return
+        }
+        daemon = nil
+        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
         (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
         if let live = load.board, live.channels.contains(.accelerometer) {
             activity = BoardActivity.of(live)
@@ -52,22 +65,24 @@ package final class ActivityCore: Sendable {
     deinit {
         stopUpdates()
         activity?.close()
+        daemon?.close()
     }
 
-    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded".
+    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded", and the backend.
     package var summary: String {
-        boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
+        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
+        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability
 
     /// The board has an accelerometer.
-    package var isAvailable: Bool { activity != nil }
+    package var isAvailable: Bool { daemon.map { $0.welcome.sensors.contains(.accelerometer) } ?? (activity != nil) }
 
-    /// `isAvailable` of the board file at `board`, without opening an activity manager (which
-    /// would start classifying): for Core Motion's class method.
-    package static func isAvailable(board: String) -> Bool {
-        (try? LiveBoard.open(path: board))?.channels.contains(.accelerometer) ?? false
+    /// `isAvailable` of the board file at `board` (nil: the system's board), without opening an
+    /// activity manager (which would start classifying): for Core Motion's class method.
+    package static func isAvailable(board: String?) -> Bool {
+        DaemonBackend.boardHas(.accelerometer, board: board)
     }
 
     // MARK: Updates
@@ -77,12 +92,16 @@ package final class ActivityCore: Sendable {
     /// engine thread; updates also go to `latest`. Throws when the board has no accelerometer
     /// or could not be brought up.
     package func startUpdates(deliver: (@Sendable (ActivitySubscription, ActivityFeed) -> Void)?) throws(MotionManagerError) {
-        guard let activity else { throw unavailable("activity updates") }
-        do {
-            try activity.startClassifying()
-        } catch {
-            state.withLock { $0.failure = error }
-            throw error
+        if let daemon {
+            if let error = DaemonBackend.authorizationError(daemon, doing: "Starting activity updates") ?? unavailableError { throw error }
+        } else {
+            guard let activity else { throw unavailable("activity updates") }
+            do {
+                try activity.startClassifying()
+            } catch {
+                state.withLock { $0.failure = error }
+                throw error
+            }
         }
         let subscription = ActivitySubscription { [weak self] subscription, feed in
             self?.state.withLock { state in
@@ -97,8 +116,13 @@ package final class ActivityCore: Sendable {
             defer { (state.updates, state.latest, state.failure) = (subscription, nil, nil) }  // a new start: the old failure is past
             return state.updates
         }
-        if let old { activity.unsubscribe(old) }
-        activity.subscribe(subscription)
+        if let activity {
+            if let old { activity.unsubscribe(old) }
+            activity.subscribe(subscription)
+        } else if let daemon {
+            old?.cancel()  // the daemon's stream is re-subscribed with the new handler
+            try subscribe(subscription, on: daemon)
+        }
     }
 
     /// Stops live updates: once this returns (outside a callback), none is delivered.
@@ -108,6 +132,30 @@ package final class ActivityCore: Sendable {
             return state.updates
         }
         if let old { activity?.unsubscribe(old) }
+        if let old, let daemon {
+            old.cancel()
+            daemon.unsubscribe(.activity)
+        }
+    }
+
+    /// Feeds `subscription` from motiond's activity stream: its current activity at once,
+    /// then its transitions (and after a daemon restart its current activity again).
+    private func subscribe(_ subscription: ActivitySubscription, on daemon: DaemonClient) throws(MotionManagerError) {
+        do {
+            try daemon.subscribe(.activity) { delivery in
+                switch delivery {
+                case .samples(.activity(let updates)):
+                    for update in updates { subscription.deliver(.update(DaemonSamples.activityUpdate(update))) }
+                case .ended(let error):
+                    subscription.deliver(.failed(DaemonBackend.error(error, doing: "Activity updates from motiond")))
+                case .samples, .dropped, .interrupted, .resumed:
+                    break
+                }
+            }
+        } catch {
+            state.withLock { state in if state.updates === subscription { state.updates = nil } }
+            throw DaemonBackend.error(error, doing: "Starting activity updates from motiond")
+        }
     }
 
     /// The latest live update since updates last started (nil before the first).
@@ -123,6 +171,17 @@ package final class ActivityCore: Sendable {
     /// first possibly starting before `start`. From the history kept since the board's activity
     /// first opened; empty before that.
     package func query(from start: Int64, to end: Int64) throws(MotionManagerError) -> [ActivityHistory.Record] {
+        if let daemon {
+            if let error = DaemonBackend.authorizationError(daemon, doing: "Activity queries") { throw error }
+            guard start <= end else {
+                throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
+            }
+            do {
+                return try daemon.activity(from: DaemonSamples.wallSeconds(start), to: DaemonSamples.wallSeconds(end)).map(DaemonSamples.activityRecord)
+            } catch {
+                throw DaemonBackend.error(error, doing: "An activity query to motiond")
+            }
+        }
         guard let activity else { throw unavailable("activity queries") }
         guard start <= end else {
             throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
@@ -132,7 +191,13 @@ package final class ActivityCore: Sendable {
 
     /// Why activity is not available on this board (nil if it is): the board file could not be
     /// loaded, or has no accelerometer.
-    package var unavailableError: MotionManagerError? { activity == nil ? unavailable("activity updates") : nil }
+    package var unavailableError: MotionManagerError? {
+        if let daemon {
+            return isAvailable ? nil : MotionManagerError(.notAvailable, "motiond's board \"\(daemon.welcome.boardName)\" has no accelerometer, which "
+                                                          + "activity updates need. Check `CMMotionActivityManager.isActivityAvailable()` before starting.")
+        }
+        return activity == nil ? unavailable("activity updates") : nil
+    }
 
     // MARK: Helpers
 

@@ -1,4 +1,6 @@
 import MotionAlgorithms
+package import MotionDaemonClient
+import MotionDaemonProtocol
 package import MotionEngine
 import Synchronization
 
@@ -11,10 +13,15 @@ import Synchronization
 /// Thread-safe: every member may be used from any thread (Sendable; shared state sits in a
 /// Mutex). Its deinit stops every stream it started.
 package final class ManagerCore: Sendable {
-    /// The board file, resolved (absolute).
+    /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
-    /// The board's engine; nil when the board file could not be loaded (`boardError`).
+    /// The board's engine; nil when motiond serves the board (`daemon`) or the board file could
+    /// not be loaded (`boardError`).
     package let board: LiveBoard?
+    /// The connection to motiond when it serves this manager (`DaemonBackend`'s rule).
+    package let daemon: DaemonClient?
+    /// Where the samples come from.
+    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (every sensor is then unavailable).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
@@ -37,25 +44,34 @@ package final class ManagerCore: Sendable {
     /// (accelerometer, gyroscope, magnetometer) feeling a bundled recording.
     package static var defaultBoardPath: String { BoardDescription.boardsFolder + "/sim-mpu-9250.board" }
 
-    /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does). Loading
+    /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does), or of the
+    /// system's board when nil: motiond's when it runs, else `defaultBoardPath` in-process
+    /// (`DaemonBackend` has the rule; `daemonSocket` overrides `OPENCOREMOTION_SOCKET`). Loading
     /// only reads the file; the chips are brought up by the first `start`.
-    package init(board: String) {
-        let load = BoardFileLoad(board)
-        (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
+    package init(board: String?, daemonSocket: String? = nil) {
+        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "motion manager") {
+            (daemon, self.board, boardPath, boardError, boardFailure) = (client, nil, path, nil, nil)
+        } else {
+            let load = BoardFileLoad(board ?? Self.defaultBoardPath)
+            (daemon, self.board, boardPath, boardError, boardFailure) = (nil, load.board, load.path, load.error, load.failure)
+        }
     }
 
     deinit {
         for stream in MotionStream.allCases { stop(stream) }
+        daemon?.close()
     }
 
-    /// "/…/boards/sim-mpu-9250.board: \"…\"" or "/…/x.board, not loaded".
+    /// "/…/boards/sim-mpu-9250.board: \"…\"" or "/…/x.board, not loaded", and the backend.
     package var summary: String {
-        boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
+        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
+        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability
 
     package func isAvailable(_ stream: MotionStream) -> Bool {
+        if let daemon { return DaemonStreams.isAvailable(stream, sensors: daemon.welcome.sensors) }
         guard let board else { return false }
         if let channel = stream.channel { return board.channels.contains(channel) }
         return board.channels.isSuperset(of: [.accelerometer, .gyroscope])
@@ -66,8 +82,9 @@ package final class ManagerCore: Sendable {
     /// The frames device motion can use on this board: all four with a magnetometer,
     /// `xArbitraryZVertical` without, none without an accelerometer and a gyroscope.
     package var availableReferenceFrames: ReferenceFrames {
-        guard isAvailable(.deviceMotion), let board else { return [] }
-        let frames = AttitudeReferenceFrame.available(hasMagnetometer: board.channels.contains(.magnetometer))
+        guard isAvailable(.deviceMotion) else { return [] }
+        let hasMagnetometer = daemon.map { $0.welcome.sensors.contains(.magnetometer) } ?? board?.channels.contains(.magnetometer) ?? false
+        let frames = AttitudeReferenceFrame.available(hasMagnetometer: hasMagnetometer)
         return frames.reduce(into: []) { $0.insert(ReferenceFrames($1)) }
     }
 
@@ -95,6 +112,7 @@ package final class ManagerCore: Sendable {
             state.intervals[stream.rawValue] = interval
             return state.subscriptions[stream.rawValue]
         }
+        if let running, let daemon { try? DaemonStreams.subscribe(running, on: daemon, interval: interval, store: store) }
         if let running, let board { board.setInterval(running, nanoseconds: Self.nanoseconds(interval)) }
     }
 
@@ -109,7 +127,14 @@ package final class ManagerCore: Sendable {
     /// lacks the sensor or the frame, or could not be brought up.
     package func start(_ stream: MotionStream, frame: ReferenceFrames = .xArbitraryZVertical,
                        deliver: (@Sendable (EngineSubscription, EngineEvent) -> Void)?) throws(MotionManagerError) {
-        let board = try checkAvailable(stream, frame: frame)
+        // The same checks either way: the daemon's sensors, or the board file's chips.
+        let board: LiveBoard?
+        if let daemon {
+            try DaemonStreams.checkAvailable(stream, frame: frame, on: daemon, isAvailable: isAvailable(stream))
+            board = nil
+        } else {
+            board = try checkAvailable(stream, frame: frame)
+        }
         let store = self.store
         let (interval, declination) = state.withLock { ($0.intervals[stream.rawValue], $0.declination) }
         let subscription = EngineSubscription(stream: stream, frame: frame.engineFrame ?? .xArbitraryZVertical, declination: declination) {
@@ -124,9 +149,14 @@ package final class ManagerCore: Sendable {
             }
             return state.subscriptions[stream.rawValue]
         }
-        if let previous { board.remove(previous) }
         do {
-            try board.add(subscription, intervalNanoseconds: Self.nanoseconds(interval))
+            if let board {
+                if let previous { board.remove(previous) }
+                try board.add(subscription, intervalNanoseconds: Self.nanoseconds(interval))
+            } else if let daemon {
+                previous?.cancel()  // the daemon's stream is re-subscribed with the new handler
+                try DaemonStreams.subscribe(subscription, on: daemon, interval: interval, store: store)
+            }
         } catch {
             state.withLock { state in
                 if state.subscriptions[stream.rawValue] === subscription { state.subscriptions[stream.rawValue] = nil }
@@ -143,6 +173,10 @@ package final class ManagerCore: Sendable {
             return state.subscriptions[stream.rawValue]
         }
         if let running, let board { board.remove(running) }
+        if let running, let daemon {
+            running.cancel()
+            daemon.unsubscribe(DaemonStreams.wireStream(stream))
+        }
     }
 
     /// The board, or the error Core Motion reports when it cannot give `stream` in `frame`.
@@ -206,6 +240,12 @@ package final class PullStore: Sendable {
 
     package func countDrop(_ stream: MotionStream) {
         contents.withLock { $0.dropped[stream.rawValue] += 1 }
+    }
+
+    /// Counts `count` updates lost on the way from motiond (its drops, a restart's gap).
+    func countDrops(_ stream: MotionStream, _ count: Int) {
+        guard count > 0 else { return }
+        contents.withLock { $0.dropped[stream.rawValue] += count }
     }
 
     package func dropped(_ stream: MotionStream) -> Int {

@@ -10,6 +10,8 @@ package struct MotionManagerError: Error, Sendable, Equatable, CustomStringConve
         case invalidParameter = 107
         /// The board has no such sensor, or the board file could not be loaded.
         case notAvailable = 109
+        /// motiond does not let this user have motion data: the message says what to do.
+        case notAuthorized = 111
     }
 
     package let code: Code

@@ -1,4 +1,6 @@
 import MotionAlgorithms
+package import MotionDaemonClient
+import MotionDaemonProtocol
 package import MotionEngine
 import Synchronization
 
@@ -11,9 +13,14 @@ import Synchronization
 /// Thread-safe: every member may be used from any thread. Its deinit stops its subscriptions and
 /// closes the board's pedometer.
 package final class PedometerCore: Sendable {
-    /// The board file, resolved (absolute).
+    /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
+    /// Nil when motiond serves the board (`daemon`) or the board file could not be loaded.
     package let board: LiveBoard?
+    /// The connection to motiond when it serves this pedometer (`DaemonBackend`'s rule): live
+    /// updates from its pipeline, queries from its 7-day history.
+    package let daemon: DaemonClient?
+    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (nothing is then available).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
@@ -31,11 +38,17 @@ package final class PedometerCore: Sendable {
 
     private let state = Mutex(State())
 
-    /// A pedometer of the board file at `board` (resolved as `LiveBoard.resolve` does). Brings
-    /// the board up and starts counting if it has an accelerometer or a barometer; a board that
-    /// cannot be brought up is tried again by `startUpdates` and `startEventUpdates`.
-    package init(board: String) {
-        let load = BoardFileLoad(board)
+    /// A pedometer of the board file at `board` (resolved as `LiveBoard.resolve` does), or of
+    /// the system's board when nil (motiond's when it runs: `DaemonBackend`). In-process, it
+    /// brings the board up and starts counting if it has an accelerometer or a barometer; a
+    /// board that cannot be brought up is tried again by `startUpdates` and `startEventUpdates`.
+    package init(board: String?, daemonSocket: String? = nil) {
+        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "pedometer") {
+            (daemon, self.board, boardPath, boardError, boardFailure, pedometer) = (client, nil, path, nil, nil, nil)
+            return
+        }
+        daemon = nil
+        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
         (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
         if let live = load.board, !live.channels.isDisjoint(with: [.accelerometer, .barometer]) {
             pedometer = BoardPedometer.of(live)
@@ -53,28 +66,34 @@ package final class PedometerCore: Sendable {
         stopUpdates()
         stopEventUpdates()
         pedometer?.close()
+        daemon?.close()
     }
 
-    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded".
+    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded", and the backend.
     package var summary: String {
-        boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
+        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
+        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability
 
     /// Steps, distance, pace, cadence and pause/resume events: the board has an accelerometer.
-    package var isStepCountingAvailable: Bool { board?.channels.contains(.accelerometer) ?? false }
+    package var isStepCountingAvailable: Bool {
+        daemon.map { $0.welcome.sensors.contains(.accelerometer) } ?? board?.channels.contains(.accelerometer) ?? false
+    }
     /// Floors: the board has a barometer.
-    package var isFloorCountingAvailable: Bool { board?.channels.contains(.barometer) ?? false }
-
-    /// `isStepCountingAvailable` of the board file at `board`, without opening a pedometer
-    /// (which would start counting): for Core Motion's class methods.
-    package static func isStepCountingAvailable(board: String) -> Bool {
-        (try? LiveBoard.open(path: board))?.channels.contains(.accelerometer) ?? false
+    package var isFloorCountingAvailable: Bool {
+        daemon.map { $0.welcome.sensors.contains(.barometer) } ?? board?.channels.contains(.barometer) ?? false
     }
 
-    package static func isFloorCountingAvailable(board: String) -> Bool {
-        (try? LiveBoard.open(path: board))?.channels.contains(.barometer) ?? false
+    /// `isStepCountingAvailable` of the board file at `board` (nil: the system's board),
+    /// without opening a pedometer (which would start counting): for Core Motion's class methods.
+    package static func isStepCountingAvailable(board: String?) -> Bool {
+        DaemonBackend.boardHas(.accelerometer, board: board)
+    }
+
+    package static func isFloorCountingAvailable(board: String?) -> Bool {
+        DaemonBackend.boardHas(.barometer, board: board)
     }
 
     // MARK: Updates and events
@@ -85,7 +104,10 @@ package final class PedometerCore: Sendable {
     /// the board has no accelerometer or barometer, or could not be brought up.
     package func startUpdates(from start: Int64,
                               deliver: (@Sendable (PedometerSubscription, PedometerFeed) -> Void)?) throws(MotionManagerError) {
-        let pedometer = try running(for: "pedometer updates", needs: [.accelerometer, .barometer])
+        if daemon != nil {
+            try checkDaemon(for: "pedometer updates", available: isStepCountingAvailable || isFloorCountingAvailable)
+        }
+        let pedometer = daemon != nil ? nil : try running(for: "pedometer updates", needs: [.accelerometer, .barometer])
         let subscription = PedometerSubscription(.updates(fromNanoseconds: start)) { [weak self] subscription, feed in
             self?.state.withLock { state in
                 switch feed {
@@ -96,24 +118,25 @@ package final class PedometerCore: Sendable {
             }
             deliver?(subscription, feed)
         }
-        replace(.updates, with: subscription, in: pedometer)
+        try replace(.updates, with: subscription, in: pedometer)
     }
 
     /// Stops live updates: once this returns (outside a callback), none is delivered.
-    package func stopUpdates() { replace(.updates, with: nil, in: pedometer) }
+    package func stopUpdates() { try? replace(.updates, with: nil, in: pedometer) }
 
     /// Starts pause and resume events (replacing running ones); `deliver` runs on the engine
     /// thread. Throws when the board has no accelerometer or could not be brought up.
     package func startEventUpdates(deliver: @escaping @Sendable (PedometerSubscription, PedometerFeed) -> Void) throws(MotionManagerError) {
-        let pedometer = try running(for: "pedometer events", needs: [.accelerometer])
+        if daemon != nil { try checkDaemon(for: "pedometer events", available: isStepCountingAvailable) }
+        let pedometer = daemon != nil ? nil : try running(for: "pedometer events", needs: [.accelerometer])
         let subscription = PedometerSubscription(.events) { [weak self] subscription, feed in
             if case .failed(let failure) = feed { self?.state.withLock { $0.failure = failure } }
             deliver(subscription, feed)
         }
-        replace(.events, with: subscription, in: pedometer)
+        try replace(.events, with: subscription, in: pedometer)
     }
 
-    package func stopEventUpdates() { replace(.events, with: nil, in: pedometer) }
+    package func stopEventUpdates() { try? replace(.events, with: nil, in: pedometer) }
 
     /// The latest live update since updates last started (nil before the first).
     package var latest: PedometerValues? { state.withLock { $0.latest } }
@@ -126,6 +149,20 @@ package final class PedometerCore: Sendable {
     /// What was counted from `start` to `end` (engine clock, ns; `end` excluded), from the
     /// history kept since the board's pedometer first opened.
     package func query(from start: Int64, to end: Int64) throws(MotionManagerError) -> PedometerValues {
+        if let daemon {
+            try checkDaemon(for: "pedometer queries", available: isStepCountingAvailable || isFloorCountingAvailable)
+            guard start <= end else {
+                throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
+            }
+            do {
+                let answer = try daemon.pedometer(from: DaemonSamples.wallSeconds(start), to: DaemonSamples.wallSeconds(end))
+                var values = DaemonSamples.pedometerValues(answer)
+                (values.startNanoseconds, values.endNanoseconds) = (start, end)  // exactly the range asked, not its round trip
+                return values
+            } catch {
+                throw DaemonBackend.error(error, doing: "A pedometer query to motiond")
+            }
+        }
         guard let pedometer else { throw unavailable("pedometer queries", needs: [.accelerometer, .barometer]) }
         guard start <= end else {
             throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
@@ -138,8 +175,8 @@ package final class PedometerCore: Sendable {
     private enum Slot { case updates, events }
 
     /// Swaps the subscription in `slot` for `new` (subscribing it), stopping the old one.
-    private func replace(_ slot: Slot, with new: PedometerSubscription?, in pedometer: BoardPedometer?) {
-        guard let pedometer else { return }
+    private func replace(_ slot: Slot, with new: PedometerSubscription?, in pedometer: BoardPedometer?) throws(MotionManagerError) {
+        guard daemon != nil || pedometer != nil else { return }
         let old = state.withLock { state in
             switch slot {
             case .updates:
@@ -151,8 +188,37 @@ package final class PedometerCore: Sendable {
                 return state.events
             }
         }
+        if let daemon {
+            let stream: WireStream = slot == .updates ? .pedometer : .pedometerEvents
+            old?.cancel()
+            if let new {
+                do {
+                    try DaemonPedometer.subscribe(new, to: stream, on: daemon)
+                } catch {
+                    state.withLock { state in
+                        if slot == .updates, state.updates === new { state.updates = nil }
+                        if slot == .events, state.events === new { state.events = nil }
+                    }
+                    throw error
+                }
+            } else if old != nil {
+                daemon.unsubscribe(stream)
+            }
+            return
+        }
+        guard let pedometer else { return }
         if let old { pedometer.unsubscribe(old) }
         if let new { pedometer.subscribe(new) }
+    }
+
+    /// Throws when motiond does not authorize this user or its board lacks the sensor.
+    private func checkDaemon(for what: String, available: Bool) throws(MotionManagerError) {
+        guard let daemon else { return }
+        if let error = DaemonBackend.authorizationError(daemon, doing: "Starting \(what)") { throw error }
+        guard available else {
+            throw MotionManagerError(.notAvailable, "motiond's board \"\(daemon.welcome.boardName)\" has no accelerometer or barometer, which \(what) need. "
+                                     + "Check `CMPedometer.isStepCountingAvailable()` before starting.")
+        }
     }
 
     /// The board's pedometer, counting, for `what`; or the error saying which sensor is missing

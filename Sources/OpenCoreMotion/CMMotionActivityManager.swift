@@ -30,22 +30,35 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
     package let core: ActivityCore
 
     /// An activity manager of the board file at `board` (resolved as `CMMotionManager(board:)`
-    /// does). Brings the board up and starts classifying.
-    public init(board: String = CMMotionManager.defaultBoardPath) {
-        core = ActivityCore(board: board)
+    /// does), or of the system's board when nil: motiond's when it answers (queries then come
+    /// from its 7-day history), else the default board in-process, brought up to classify from
+    /// now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
+    public init(board: String? = nil, daemonSocket: String? = nil) {
+        core = ActivityCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
         boardError = core.boardError.map(Self.activityError)
     }
 
     public var description: String { "CMMotionActivityManager(\(core.summary))" }
 
+    /// Whether motiond serves this object (`DaemonBackend`'s rule: no board file given, or the
+    /// daemon's own; `OPENCOREMOTION_NO_DAEMON=1` never) rather than the in-process engine.
+    public var isUsingDaemon: Bool { core.daemon != nil }
+    /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
+    public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far (it stopped or restarted), in seconds from
+    /// the break to the streams' re-subscription: the client reconnects by itself, and a break
+    /// is never silent (the motion manager also counts it in its dropped updates).
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
+
     // MARK: Availability
 
     /// Whether the default board (`CMMotionManager.defaultBoardPath`) has an accelerometer.
-    public class func isActivityAvailable() -> Bool { ActivityCore.isAvailable(board: CMMotionManager.defaultBoardPath) }
+    public class func isActivityAvailable() -> Bool { ActivityCore.isAvailable(board: nil) }
 
-    /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).
-    public class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
+    /// What motiond grants this user when it runs (`.denied` outside group motion, `.restricted` by
+    /// its policy file); `.authorized` in-process (Linux has no per-app consent: `CMAuthorizationStatus`).
+    public class func authorizationStatus() -> CMAuthorizationStatus { CMAuthorizationStatus.ofSystemBoard }
 
     /// Whether this manager's board has an accelerometer.
     public var isActivityAvailable: Bool { core.isAvailable }

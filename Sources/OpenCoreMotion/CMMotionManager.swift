@@ -38,16 +38,29 @@ public final class CMMotionManager: Sendable, CustomStringConvertible {
 
     /// A manager of the board file at `board`: absolute, relative to the current directory, to
     /// the repository root (`boards/sim-gy-521.board`) or to its boards folder
-    /// (`sim-gy-521.board`). Loading only reads the file; the chips are brought up by the first
+    /// (`sim-gy-521.board`); nil for the system's board: motiond's when it answers on
+    /// `daemonSocket` (default `OPENCOREMOTION_SOCKET`, else /run/opencoremotion/motiond.sock),
+    /// else `defaultBoardPath` in-process. A board file given is served by motiond only if it
+    /// is the daemon's own. `OPENCOREMOTION_NO_DAEMON=1` always runs in-process. Loading only reads the file; the chips are brought up by the first
     /// `start…`. A board file that cannot be loaded gives a manager with no sensors available
     /// and the reason in `boardError`.
-    public init(board: String = CMMotionManager.defaultBoardPath) {
-        core = ManagerCore(board: board)
+    public init(board: String? = nil, daemonSocket: String? = nil) {
+        core = ManagerCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
         boardError = core.boardError.map(CMError.init)
     }
 
     public var description: String { "CMMotionManager(\(core.summary))" }
+
+    /// Whether motiond serves this object (`DaemonBackend`'s rule: no board file given, or the
+    /// daemon's own; `OPENCOREMOTION_NO_DAEMON=1` never) rather than the in-process engine.
+    public var isUsingDaemon: Bool { core.daemon != nil }
+    /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
+    public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far (it stopped or restarted), in seconds from
+    /// the break to the streams' re-subscription: the client reconnects by itself, and a break
+    /// is never silent (the motion manager also counts it in its dropped updates).
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
 
     // MARK: Availability
 
@@ -71,7 +84,7 @@ public final class CMMotionManager: Sendable, CustomStringConvertible {
     /// Core Motion's class method: the frames of the default board (`defaultBoardPath`). A
     /// manager of another board says its own in `availableAttitudeReferenceFrames`.
     public class func availableAttitudeReferenceFrames() -> CMAttitudeReferenceFrame {
-        CMMotionManager(board: defaultBoardPath).availableAttitudeReferenceFrames
+        CMMotionManager().availableAttitudeReferenceFrames
     }
 
     /// The frame of the device-motion updates started last (`xArbitraryZVertical` before any).

@@ -30,10 +30,12 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
     /// The board's pedometer, subscriptions and latest update, shared with the C API.
     package let core: PedometerCore
 
-    /// A pedometer of the board file at `board` (resolved as `CMMotionManager(board:)` does).
-    /// Brings the board up and starts counting.
-    public init(board: String = CMMotionManager.defaultBoardPath) {
-        core = PedometerCore(board: board)
+    /// A pedometer of the board file at `board` (resolved as `CMMotionManager(board:)` does), or
+    /// of the system's board when nil: motiond's when it answers (then live updates come from its
+    /// pipeline and queries from its 7-day history), else the default board in-process, brought
+    /// up to count from now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
+    public init(board: String? = nil, daemonSocket: String? = nil) {
+        core = PedometerCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
         boardError = core.boardError.map(CMError.init)
         handlerQueue = OperationQueue()
@@ -43,18 +45,29 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
 
     public var description: String { "CMPedometer(\(core.summary))" }
 
+    /// Whether motiond serves this object (`DaemonBackend`'s rule: no board file given, or the
+    /// daemon's own; `OPENCOREMOTION_NO_DAEMON=1` never) rather than the in-process engine.
+    public var isUsingDaemon: Bool { core.daemon != nil }
+    /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
+    public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far (it stopped or restarted), in seconds from
+    /// the break to the streams' re-subscription: the client reconnects by itself, and a break
+    /// is never silent (the motion manager also counts it in its dropped updates).
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
+
     // MARK: Availability (Core Motion's class methods: the default board)
 
-    public class func isStepCountingAvailable() -> Bool { PedometerCore.isStepCountingAvailable(board: CMMotionManager.defaultBoardPath) }
+    public class func isStepCountingAvailable() -> Bool { PedometerCore.isStepCountingAvailable(board: nil) }
     /// Distance comes from the steps (a stride model): available with step counting.
     public class func isDistanceAvailable() -> Bool { isStepCountingAvailable() }
-    public class func isFloorCountingAvailable() -> Bool { PedometerCore.isFloorCountingAvailable(board: CMMotionManager.defaultBoardPath) }
+    public class func isFloorCountingAvailable() -> Bool { PedometerCore.isFloorCountingAvailable(board: nil) }
     public class func isPaceAvailable() -> Bool { isStepCountingAvailable() }
     public class func isCadenceAvailable() -> Bool { isStepCountingAvailable() }
     public class func isPedometerEventTrackingAvailable() -> Bool { isStepCountingAvailable() }
 
-    /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).
-    public class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
+    /// What motiond grants this user when it runs (`.denied` outside group motion, `.restricted` by
+    /// its policy file); `.authorized` in-process (Linux has no per-app consent: `CMAuthorizationStatus`).
+    public class func authorizationStatus() -> CMAuthorizationStatus { CMAuthorizationStatus.ofSystemBoard }
 
     // MARK: Availability on this pedometer's board
 

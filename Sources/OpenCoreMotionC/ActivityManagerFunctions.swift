@@ -37,7 +37,7 @@ private func notOpen(_ function: String) -> ocm_status {
 public func ocm_activity_manager_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_activity_manager_open: out is NULL") }
     out.pointee = nil
-    let manager = ActivityCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
+    let manager = ActivityCore(board: boardPath.map { String(cString: $0) })
     if let failure = manager.boardFailure { return fail(status(forLoading: failure), failure.description) }
     let handle = ActivityManagerHandle(manager: manager)
     if let failure = manager.failure { handle.failures.add(failure.message) }  // could not come up: start says so again
@@ -139,4 +139,9 @@ private func motionActivity(_ activity: MotionActivityEstimate, timestampNanosec
                                confidence: ocm_activity_confidence(rawValue: UInt32(activity.confidence.rawValue)),
                                stationary: bit(.stationary), walking: bit(.walking), running: bit(.running),
                                automotive: bit(.automotive), cycling: bit(.cycling), unknown: bit(.unknown))
+}
+
+@c @implementation
+public func ocm_activity_manager_uses_daemon(_ manager: OpaquePointer?) -> Int32 {
+    handle(manager)?.manager.daemon != nil ? 1 : 0
 }

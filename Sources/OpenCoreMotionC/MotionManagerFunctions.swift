@@ -65,6 +65,7 @@ func status(for error: MotionManagerError) -> ocm_status {
     case .notAvailable: OCM_STATUS_NOT_AVAILABLE
     case .invalidParameter: OCM_STATUS_INVALID_ARGUMENT
     case .unknown: OCM_STATUS_DEVICE_ERROR
+    case .notAuthorized: OCM_STATUS_NOT_AUTHORIZED
     }
 }
 
@@ -72,7 +73,7 @@ func status(for error: MotionManagerError) -> ocm_status {
 public func ocm_motion_manager_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_motion_manager_open: out is NULL") }
     out.pointee = nil
-    let manager = ManagerCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
+    let manager = ManagerCore(board: boardPath.map { String(cString: $0) })
     if let failure = manager.boardFailure { return fail(status(forLoading: failure), failure.description) }
     out.pointee = OpaquePointer(MotionManagerHandle.registry.register(MotionManagerHandle(manager: manager)))
     return OCM_STATUS_OK
@@ -237,4 +238,9 @@ func motionData(_ sample: MotionSample) -> ocm_motion_data {
             heading_deg: motion.heading)
     }
     return data
+}
+
+@c @implementation
+public func ocm_motion_manager_uses_daemon(_ manager: OpaquePointer?) -> Int32 {
+    MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager))?.manager.daemon != nil ? 1 : 0
 }

@@ -49,7 +49,7 @@ private func record(_ failure: MotionManagerError, in failures: FailureMessages)
 public func ocm_pedometer_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_pedometer_open: out is NULL") }
     out.pointee = nil
-    let pedometer = PedometerCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
+    let pedometer = PedometerCore(board: boardPath.map { String(cString: $0) })
     if let failure = pedometer.boardFailure { return fail(status(forLoading: failure), failure.description) }
     let handle = PedometerHandle(pedometer: pedometer)
     if let failure = pedometer.failure { handle.failures.add(failure.message) }  // could not come up: start says so again
@@ -185,4 +185,9 @@ private func pedometerData(_ values: PedometerValues) -> ocm_pedometer_data {
                        floors_ascended: Int32(clamping: values.floorsAscended ?? 0), floors_descended: Int32(clamping: values.floorsDescended ?? 0),
                        current_pace_s_per_m: values.currentPace ?? .nan, current_cadence_steps_per_s: values.currentCadence ?? .nan,
                        average_active_pace_s_per_m: values.averageActivePace ?? .nan)
+}
+
+@c @implementation
+public func ocm_pedometer_uses_daemon(_ pedometer: OpaquePointer?) -> Int32 {
+    handle(pedometer)?.pedometer.daemon != nil ? 1 : 0
 }

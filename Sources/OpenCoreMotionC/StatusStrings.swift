@@ -12,6 +12,7 @@ public func ocm_status_string(_ status: ocm_status) -> UnsafePointer<CChar>? {
     case OCM_STATUS_NOT_AVAILABLE: CString.pointer("not available")
     case OCM_STATUS_MALFORMED_BOARD: CString.pointer("malformed board file")
     case OCM_STATUS_DEVICE_ERROR: CString.pointer("device error")
+    case OCM_STATUS_NOT_AUTHORIZED: CString.pointer("not authorized")
     case OCM_STATUS_NO_DATA: CString.pointer("no data yet")
     default: CString.pointer("unknown status")
     }

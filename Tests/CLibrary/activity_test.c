@@ -12,20 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-static void sleep_ms(long milliseconds) {
-    struct timespec remaining = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
-    while (nanosleep(&remaining, &remaining) != 0) {}
-}
-
-static int64_t unix_now_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
-/* |x| without libm (the build links only the library). */
-static double absolute(double x) { return x < 0 ? -x : x; }
+#include "test_clock.h"
 
 /* What the callback saw, in order: written on the engine thread, read after the stop. */
 typedef struct {

@@ -8,11 +8,7 @@
 #include <time.h>
 
 #include "check.h"
-
-static void sleep_ms(long milliseconds) {
-    struct timespec remaining = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
-    while (nanosleep(&remaining, &remaining) != 0) {}
-}
+#include "test_clock.h"
 
 static void count_update(const ocm_motion_data *data, ocm_status status, void *user_data) {
     if (status == OCM_STATUS_OK && data && data->stream == OCM_STREAM_GYROSCOPE) ++*(long *)user_data;

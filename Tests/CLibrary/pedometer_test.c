@@ -10,20 +10,7 @@
 #include <time.h>
 
 #include "check.h"
-
-static void sleep_ms(long milliseconds) {
-    struct timespec remaining = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
-    while (nanosleep(&remaining, &remaining) != 0) {}
-}
-
-/* |x| without libm (the build links only the library). */
-static double absolute(double x) { return x < 0 ? -x : x; }
-
-static int64_t unix_now_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
+#include "test_clock.h"
 
 typedef struct {
     int resumes, pauses, failures;

@@ -57,10 +57,20 @@ struct Stream: ParsableCommand {
     }
 
     func run() throws {
+        if let client = StreamFromDaemon.connect(boardGiven: boardFile != nil, speedGiven: playback.speed != nil) {
+            let frameBit: UInt8 = switch AttitudeReferenceFrame(rawValue: frame)! {  // validated
+            case .xArbitraryZVertical: 1
+            case .xArbitraryCorrectedZVertical: 2
+            case .xMagneticNorthZVertical: 4
+            case .xTrueNorthZVertical: 8
+            }
+            return try StreamFromDaemon(client: client).run(deviceMotion: deviceMotion, pedometer: pedometer, activity: activity,
+                                                            interval: interval, frame: frameBit, duration: playback.duration)
+        }
         let description = try BoardDescription.load(path: board)
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
         runtime.printWarningsToStandardError()
-        print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", "))")
+        print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", ")) (in-process engine)")
         if deviceMotion { return try streamDeviceMotion(runtime, description) }
         if pedometer { return try streamPedometer(runtime) }
         if activity { return try streamActivity(runtime) }

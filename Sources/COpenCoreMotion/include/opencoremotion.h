@@ -61,6 +61,9 @@ typedef enum ocm_status {
     /** The board's chips could not be brought up or stopped answering (bus, permissions,
      *  wrong chip: the message says which chip and what to do). */
     OCM_STATUS_DEVICE_ERROR = -7,
+    /** motiond does not let this user have motion data (not in group motion, or denied by its
+     *  policy file: the message says what to do). */
+    OCM_STATUS_NOT_AUTHORIZED = -8,
     /** A stream has no sample yet (not started, or started too recently): not a failure. */
     OCM_STATUS_NO_DATA = 2
 } ocm_status;
@@ -278,8 +281,11 @@ typedef void (*ocm_motion_callback)(const ocm_motion_data *data, ocm_status stat
  * brought up by the first ocm_motion_manager_start().
  * @param board_path  a board file: absolute, relative to the current directory, to the
  *                    source checkout's root ("boards/sim-gy-521.board") or to its boards
- *                    folder ("sim-gy-521.board"); NULL for the simulated MPU-9250
- *                    (boards/sim-mpu-9250.board: accelerometer, gyroscope, magnetometer).
+ *                    folder ("sim-gy-521.board"); NULL for the system's board: motiond's
+ *                    when it answers ($OPENCOREMOTION_SOCKET, else /run/opencoremotion/motiond.sock;
+ *                    OPENCOREMOTION_NO_DAEMON=1 never), else the simulated MPU-9250 in-process
+ *                    (boards/sim-mpu-9250.board: accelerometer, gyroscope, magnetometer). A
+ *                    board file given is served by motiond only if it is the daemon's own.
  * @param out         receives the handle on success (NULL on failure). Close it with
  *                    ocm_motion_manager_close().
  * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR (the
@@ -295,6 +301,10 @@ void ocm_motion_manager_close(ocm_motion_manager *manager);
 /** 1 if the board has what `stream` needs (device motion: an accelerometer and a gyroscope),
  *  else 0 (also for an invalid handle or stream). */
 int ocm_motion_manager_is_available(const ocm_motion_manager *manager, ocm_stream stream);
+
+/** 1 if motiond serves this manager (opened with NULL or the daemon's own board file while
+ *  motiond answers), 0 for the in-process engine (also for an invalid handle). */
+int ocm_motion_manager_uses_daemon(const ocm_motion_manager *manager);
 
 /** The reference frames device motion can use on this board, a mask of ocm_reference_frame
  *  values: all four with a magnetometer, OCM_REFERENCE_FRAME_X_ARBITRARY_Z_VERTICAL without;
@@ -450,7 +460,7 @@ typedef void (*ocm_pedometer_event_callback)(const ocm_pedometer_event *event, o
  * Opens a board's pedometer: brings the board up and starts counting (if the board has an
  * accelerometer or a barometer). A board whose chips cannot be brought up still opens; starting
  * updates then says why (OCM_STATUS_DEVICE_ERROR).
- * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the simulated
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: motiond's board, else the simulated
  *                    MPU-9250; "boards/sim-walker.board" simulates someone walking).
  * @param out         receives the handle (NULL on failure); close it with ocm_pedometer_close().
  * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
@@ -465,6 +475,10 @@ void ocm_pedometer_close(ocm_pedometer *pedometer);
 
 /** 1 if the board gives `feature`, else 0 (also for an invalid handle or feature). */
 int ocm_pedometer_is_available(const ocm_pedometer *pedometer, ocm_pedometer_feature feature);
+
+/** 1 if motiond serves this pedometer (queries then answer from its 7-day history), 0 for the
+ *  in-process engine (also for an invalid handle); the rule is ocm_motion_manager_open()'s. */
+int ocm_pedometer_uses_daemon(const ocm_pedometer *pedometer);
 
 /**
  * Starts live updates cumulative from `from_unix_ns` (in the past: what was counted since then
@@ -578,7 +592,7 @@ typedef void (*ocm_activity_callback)(const ocm_motion_activity *activity, ocm_s
  * Opens a board's activity manager: brings the board up and starts classifying (if the board
  * has an accelerometer). A board whose chips cannot be brought up still opens; starting
  * updates then says why (OCM_STATUS_DEVICE_ERROR).
- * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the simulated
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: motiond's board, else the simulated
  *                    MPU-9250; "boards/sim-walker.board" simulates someone who stands and walks).
  * @param out         receives the handle (NULL on failure); close it with
  *                    ocm_activity_manager_close().
@@ -595,6 +609,10 @@ void ocm_activity_manager_close(ocm_activity_manager *manager);
 /** 1 if the board has an accelerometer (Core Motion's isActivityAvailable), else 0 (also for an
  *  invalid handle). */
 int ocm_activity_manager_is_available(const ocm_activity_manager *manager);
+
+/** 1 if motiond serves this manager (queries then answer from its 7-day history), 0 for the
+ *  in-process engine (also for an invalid handle); the rule is ocm_motion_manager_open()'s. */
+int ocm_activity_manager_uses_daemon(const ocm_activity_manager *manager);
 
 /**
  * Starts live updates, replacing running ones: the current activity at once (unknown during the
@@ -976,6 +994,71 @@ ocm_status ocm_batched_sensor_manager_stop(ocm_batched_sensor_manager *manager, 
 OCM_WARN_UNUSED_RESULT
 ocm_status ocm_batched_sensor_manager_drops(const ocm_batched_sensor_manager *manager, ocm_batched_stream stream,
                                             ocm_batch_drops *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sensor recorder: Core Motion's CMSensorRecorder. motiond records the accelerometer at 50 Hz
+ * into its 3-day history; a recorder asks it to keep recording (up to 12 h a call) and reads the
+ * samples back by time range. It needs motiond (Core Motion's recorder needs the motion
+ * coprocessor, and here that is the daemon): without one, ocm_sensor_recorder_is_available()
+ * is 0 and requests fail with OCM_STATUS_NOT_AVAILABLE and a message saying how to start it.
+ * The connection reconnects by itself after a daemon restart.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct ocm_sensor_recorder ocm_sensor_recorder;
+
+/** One recorded accelerometer sample (CMRecordedAccelerometerData). */
+typedef struct ocm_recorded_accelerometer_data {
+    /** When it was measured: CLOCK_REALTIME, ns since 1970 (Core Motion's startDate). */
+    int64_t start_unix_ns;
+    /** g, Core Motion's sign (−specific force / 9.80665 m/s²), stored to 1/2048 g. */
+    double x, y, z;
+    /** The continuity run (its first sample's start_unix_ns): consecutive samples with
+     *  different identifiers have a gap between them (motiond stopped, the board failed). */
+    uint64_t identifier;
+} ocm_recorded_accelerometer_data;
+
+/**
+ * Opens a recorder on motiond at `socket_path` (NULL: $OPENCOREMOTION_SOCKET, else
+ * /run/opencoremotion/motiond.sock). Succeeds without a daemon too (nothing is then available).
+ * @return OCM_STATUS_OK or OCM_STATUS_INVALID_ARGUMENT (NULL out).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_sensor_recorder_open(const char *socket_path, ocm_sensor_recorder **out);
+
+/** Closes the recorder (NULL or an invalid handle is ignored); recording goes on in motiond. */
+void ocm_sensor_recorder_close(ocm_sensor_recorder *recorder);
+
+/** 1 when motiond runs and its board has an accelerometer, else 0. */
+int ocm_sensor_recorder_is_available(const ocm_sensor_recorder *recorder);
+
+/** What motiond grants this user, as Core Motion's CMAuthorizationStatus: 0 not determined,
+ *  1 restricted (its policy file), 2 denied (not in group motion), 3 authorized (also without
+ *  a daemon); -1 for an invalid handle. */
+int ocm_sensor_recorder_authorization_status(const ocm_sensor_recorder *recorder);
+
+/**
+ * Records the accelerometer for `duration_seconds` from now (0 < duration ≤ 43 200: 12 h; call
+ * again to extend). `until_unix_ns` (may be NULL) receives when recording ends.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (duration out of
+ *         range); OCM_STATUS_NOT_AVAILABLE (no motiond); OCM_STATUS_NOT_AUTHORIZED.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_sensor_recorder_record_accelerometer(ocm_sensor_recorder *recorder, double duration_seconds, int64_t *until_unix_ns);
+
+/**
+ * The recorded samples from `from_unix_ns` to `to_unix_ns` (excluded), oldest first, in an
+ * array this library allocates: *out receives it (NULL when *count is 0), *count its length.
+ * Free it with ocm_sensor_recorder_free_data().
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL out or
+ *         count, from after to); OCM_STATUS_NOT_AVAILABLE; OCM_STATUS_NOT_AUTHORIZED;
+ *         OCM_STATUS_DEVICE_ERROR (motiond went away during the query: try again).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_sensor_recorder_copy_accelerometer_data(ocm_sensor_recorder *recorder, int64_t from_unix_ns, int64_t to_unix_ns,
+                                                       ocm_recorded_accelerometer_data **out, size_t *count);
+
+/** Frees an array from ocm_sensor_recorder_copy_accelerometer_data() (NULL is ignored). */
+void ocm_sensor_recorder_free_data(ocm_recorded_accelerometer_data *data);
 
 #ifdef __cplusplus
 }

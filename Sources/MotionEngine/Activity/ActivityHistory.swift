@@ -19,6 +19,12 @@ public struct ActivityHistory: Sendable {
         public var activity: MotionActivityEstimate
         public var endNanoseconds: Int64
         public var durationNanoseconds: Int64 { endNanoseconds - activity.startNanoseconds }
+
+        /// A record from its parts (motiond's clients rebuild the daemon's history records).
+        public init(activity: MotionActivityEstimate, endNanoseconds: Int64) {
+            self.activity = activity
+            self.endNanoseconds = endNanoseconds
+        }
     }
 
     public var stopMergeNanoseconds: Int64 = 10_000_000_000

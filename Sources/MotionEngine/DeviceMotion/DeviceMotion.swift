@@ -23,4 +23,19 @@ public struct DeviceMotion: Sendable, Equatable {
 
     /// Roll, pitch, yaw in radians (Core Motion's convention).
     public var eulerAngles: EulerAngles { attitude.eulerAngles }
+
+    /// A device-motion sample from its parts (the estimator builds them itself; motiond's
+    /// clients rebuild them from the wire).
+    public init(timestampNanoseconds: Int64, attitude: Quaternion, gravity: Vector3, userAcceleration: Vector3, rotationRate: Vector3,
+                magneticField: Vector3, magneticAccuracy: Int8, heading: Q16_16) {
+        self.timestampNanoseconds = timestampNanoseconds
+        self.attitude = attitude
+        self.gravity = gravity
+        self.userAcceleration = userAcceleration
+        self.rotationRate = rotationRate
+        self.magneticField = magneticField
+        self.magneticAccuracy = magneticAccuracy
+        self.heading = heading
+    }
 }
+

@@ -1,0 +1,86 @@
+internal import Glibc
+import MotionDaemonProtocol
+import MotionManagerCore
+
+/// One connected client, confined to the poll loop's thread: its socket, who it is and what it
+/// may do, the frames it sent not yet whole, what waits to go out, and its live streams.
+final class ClientSession {
+    let descriptor: Int32
+    let peer: PeerCredentials
+    let decision: AccessPolicy.Decision
+    let outbox: ClientOutbox
+    /// The name from its hello (empty before).
+    var name = ""
+    var greeted = false
+    /// Set after a connection-level error: the rest of the output is sent, then it is closed.
+    var closing = false
+    var reader = FrameReader()
+    /// Bytes taken from the outbox and not yet accepted by the socket, from `writeOffset`.
+    private var writeBuffer: [UInt8] = []
+    private var writeOffset = 0
+    var subscriptions: [WireStream: StreamSubscription] = [:]
+
+    /// Bytes held here before the outbox is left to fill (and drop).
+    static let writeBufferLimit = 16 * 1024
+    /// The socket's send buffer (SO_SNDBUF; the kernel doubles it for its bookkeeping): what a
+    /// client that stopped reading can have in flight.
+    static let socketBufferBytes: Int32 = 64 * 1024
+
+    init(descriptor: Int32, peer: PeerCredentials, decision: AccessPolicy.Decision, outbox: ClientOutbox) {
+        (self.descriptor, self.peer, self.decision, self.outbox) = (descriptor, peer, decision, outbox)
+    }
+
+    var wantsToWrite: Bool { writeOffset < writeBuffer.count }
+
+    /// Moves what waits in the outbox to the socket as far as it takes it without blocking.
+    /// Returns false if the connection broke.
+    func flush() -> Bool {
+        if writeBuffer.count - writeOffset < Self.writeBufferLimit {
+            let bytes = outbox.takeBytes()
+            if !bytes.isEmpty {
+                if writeOffset > 0 {
+                    writeBuffer.removeFirst(writeOffset)
+                    writeOffset = 0
+                }
+                writeBuffer += bytes
+            }
+        }
+        while writeOffset < writeBuffer.count {
+            let sent = writeBuffer.withUnsafeBytes { buffer in
+                send(descriptor, buffer.baseAddress! + writeOffset, buffer.count - writeOffset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if sent > 0 {
+                writeOffset += sent
+            } else if sent < 0 && errno == EINTR {
+                continue
+            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return true
+            } else {
+                return false
+            }
+        }
+        writeBuffer.removeAll(keepingCapacity: writeBuffer.capacity <= 4 * Self.writeBufferLimit)
+        writeOffset = 0
+        return true
+    }
+
+    /// Its line in `status`.
+    var status: ClientStatus {
+        ClientStatus(name: name, pid: peer.pid, uid: peer.uid, authorization: decision.status,
+                     streams: subscriptions.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key, $0.value.intervalSeconds) },
+                     dropped: outbox.droppedTotal)
+    }
+}
+
+/// One live stream of one client, as the board's engine, pedometer or activity classifier
+/// holds it.
+enum StreamSubscription {
+    case engine(EngineSubscription, intervalSeconds: Double)
+    case pedometer(PedometerSubscription)
+    case activity(ActivitySubscription)
+
+    var intervalSeconds: Double {
+        if case .engine(_, let interval) = self { return interval }
+        return 0
+    }
+}

@@ -1,0 +1,243 @@
+internal import Glibc
+import MotionDaemonProtocol
+import MotionEngine
+import MotionHistory
+import MotionManagerCore
+import Synchronization
+
+/// `motiond`: one board's sensors run from start to exit, their history kept
+/// (`HistoryRecorder`), and local clients served over a Unix socket (PROTOCOL.md).
+///
+/// Threads: the board's engine thread (`LiveBoard`) runs the pipeline and hands every client's
+/// samples to its `ClientOutbox`; the history thread owns the store; this thread runs the poll
+/// loop: accepts, reads requests, answers them, and moves outboxes to sockets. Nothing the
+/// engine thread does waits for a client.
+package final class Daemon {
+    package let configuration: DaemonConfiguration
+    let policy: AccessPolicy
+    let board: LiveBoard
+    let clock = DaemonClock()
+    let recorder: HistoryRecorder
+    let wakeup: Wakeup
+    let listener: UnixListener
+    /// The signal that asked the daemon to stop (0: none yet), set by the signal thread.
+    private let stopSignal = Atomic<Int32>(0)
+    let started = WallClock.engineNanoseconds
+    private var sessions: [Int32: ClientSession] = [:]
+    /// Set by the history thread when it ends (nil: stopped as asked; text: why it failed).
+    private let historyEnded = Mutex<String??>(nil)
+    private var historyThread = pthread_t()
+
+    /// Loads the policy and the board, opens the history and the socket; nothing runs yet.
+    package init(configuration: DaemonConfiguration) throws(DaemonError) {
+        self.configuration = configuration
+        // Before any thread exists (the engine's inherit the mask): SIGTERM and SIGINT are
+        // taken by the signal thread's sigwait, SIGPIPE never (a client that went away is an
+        // error on its send, not the daemon's death).
+        signal(SIGPIPE, SIG_IGN)
+        var mask = Self.stopSignals
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+        policy = try AccessPolicy.load(path: configuration.policyPath)
+        do { board = try LiveBoard.open(path: configuration.board) } catch {
+            throw DaemonError("the board file could not be loaded: \(error)", advice: "Give an existing board file with --board (see boards/README.md).")
+        }
+        let directory = HistoryStore.directory(root: configuration.historyRoot, board: board.path)
+        for folder in [configuration.historyRoot, directory] where mkdir(folder, 0o750) != 0 && errno != EEXIST {
+            throw DaemonError("cannot create the history folder \(folder): \(String(cString: strerror(errno)))",
+                              advice: "Create it writable by motiond's user (systemd's StateDirectory does), or use --history.")
+        }
+        let store: HistoryStore
+        do {
+            var historyConfiguration = HistoryConfiguration()
+            historyConfiguration.report = { DaemonLog.say("history: \($0)") }
+            store = try HistoryStore(directory: directory, configuration: historyConfiguration)
+        } catch {
+            throw DaemonError("the history could not be opened: \(error.description)", advice: "")
+        }
+        recorder = try HistoryRecorder(board: board, clock: clock, store: store)
+        wakeup = try Wakeup()
+        listener = try UnixListener(path: configuration.socketPath)
+    }
+
+    /// Runs until SIGTERM or SIGINT (returns 0) or until the board or the history fails
+    /// (returns 1, for systemd's Restart=on-failure).
+    package func run() -> Int32 {
+        do {
+            try recorder.start()
+            // Live pedometer and activity streams come from the board's shared stages, kept
+            // running for the daemon's life.
+            try BoardPedometer.of(board).open()
+            try BoardActivity.of(board).open()
+        } catch {
+            DaemonLog.say("\(error)")
+            listener.close()
+            return 1
+        }
+        startHistoryThread()
+        startSignalThread()
+        DaemonLog.say("serving \(board.path) (\"\(board.description.name)\") on \(listener.path); history in \(recorder.directory)")
+        let exitCode = pollLoop()
+        for session in Array(sessions.values) { drop(session) }
+        listener.close()
+        recorder.stop()
+        pthread_join(historyThread, nil)
+        let failure = historyEnded.withLock { $0 } ?? nil
+        if let failure {
+            DaemonLog.say("stopping: \(failure)")
+            return 1
+        }
+        return exitCode
+    }
+
+    private func startHistoryThread() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(&historyThread, nil, { context in
+            let daemon = Unmanaged<Daemon>.fromOpaque(context!).takeRetainedValue()
+            let failure = daemon.recorder.run()
+            daemon.historyEnded.withLock { $0 = .some(failure) }
+            daemon.wakeup.signal()
+            return nil
+        }, context)
+        precondition(created == 0, "motiond: could not start the history thread (pthread_create: \(created))")
+    }
+
+    static var stopSignals: sigset_t {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGTERM)
+        sigaddset(&mask, SIGINT)
+        return mask
+    }
+
+    /// A detached thread that waits for SIGTERM or SIGINT and wakes the poll loop to stop.
+    private func startSignalThread() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let daemon = Unmanaged<Daemon>.fromOpaque(context!).takeRetainedValue()
+            var mask = Daemon.stopSignals
+            var received: Int32 = 0
+            while sigwait(&mask, &received) != 0 {}
+            daemon.stopSignal.store(received, ordering: .releasing)
+            daemon.wakeup.signal()
+            return nil
+        }, context)
+        precondition(created == 0, "motiond: could not start the signal thread (pthread_create: \(created))")
+        pthread_detach(thread)
+    }
+
+    // MARK: The poll loop
+
+    private func pollLoop() -> Int32 {
+        while true {
+            var descriptors = [pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+            let order = Array(sessions.keys)
+            for descriptor in order {
+                let session = sessions[descriptor]!
+                descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN) | (session.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), 1000)
+            if ready < 0 && errno != EINTR {
+                DaemonLog.say("poll failed: \(String(cString: strerror(errno)))")
+                return 1
+            }
+            let signal = stopSignal.load(ordering: .acquiring)
+            if signal != 0 {
+                DaemonLog.say("signal \(signal): stopping")
+                return 0
+            }
+            if historyEnded.withLock({ $0 }) != nil { return 1 }
+            if descriptors[0].revents != 0 { acceptClients() }
+            for (index, descriptor) in order.enumerated() {
+                let events = descriptors[index + 2].revents
+                guard events != 0, let session = sessions[descriptor] else { continue }
+                if events & Int16(POLLIN) != 0 || events & Int16(POLLHUP | POLLERR) != 0 {
+                    guard readRequests(session) else { drop(session); continue }
+                }
+                if !session.flush() || (session.closing && !session.wantsToWrite) { drop(session) }
+            }
+            if descriptors[1].revents != 0 {
+                wakeup.reset()
+                for session in Array(sessions.values) where !session.flush() { drop(session) }
+            }
+        }
+    }
+
+    private func acceptClients() {
+        while true {
+            let descriptor = accept(listener.descriptor, nil, nil)
+            guard descriptor >= 0 else { return }  // EAGAIN: none left; other errors: the client is gone
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            var size = ClientSession.socketBufferBytes
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            guard let peer = PeerCredentials.of(socket: descriptor) else {
+                close(descriptor)
+                continue
+            }
+            let session = ClientSession(descriptor: descriptor, peer: peer, decision: policy.decide(peer), outbox: ClientOutbox(wakeup: wakeup))
+            sessions[descriptor] = session
+            if sessions.count > configuration.maximumClients {
+                refuse(session, code: .notAvailable, "motiond already serves \(configuration.maximumClients) clients",
+                       advice: "Close some motion clients, or raise motiond's limit.")
+            }
+        }
+    }
+
+    /// Reads what the client sent and handles its whole frames; false if the connection ended
+    /// or broke the protocol (after telling it why).
+    private func readRequests(_ session: ClientSession) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let count = buffer.withUnsafeMutableBytes { recv(session.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count == 0 { return false }
+        if count < 0 { return errno == EAGAIN || errno == EINTR }
+        session.reader.append(Array(buffer.prefix(count)))
+        do throws(ProtocolError) {
+            while !session.closing, let frame = try session.reader.nextFrame() {
+                handle(try ClientMessage(frame), from: session)
+            }
+        } catch {
+            DaemonLog.say("client \(session.peer.pid) (\(session.peer.userName)): \(error); closing it")
+            refuse(session, code: .badRequest, "The daemon could not read your request: \(error)",
+                   advice: "Use a client built with the same OpenCoreMotion (protocol version \(Framing.version)).")
+        }
+        return true
+    }
+
+    /// Sends a connection-level error, then closes once it is out.
+    func refuse(_ session: ClientSession, code: WireErrorCode, _ message: String, advice: String) {
+        session.outbox.reply(.error(request: 0, code: code, message: message, advice: advice))
+        session.closing = true
+    }
+
+    /// Ends a session: its streams stop (the engine holds none of them when this returns).
+    private func drop(_ session: ClientSession) {
+        for (stream, subscription) in session.subscriptions {
+            unsubscribe(subscription)
+            session.outbox.clear(stream)
+        }
+        session.subscriptions = [:]
+        session.outbox.close()
+        close(session.descriptor)
+        sessions[session.descriptor] = nil
+    }
+
+    func unsubscribe(_ subscription: StreamSubscription) {
+        switch subscription {
+        case .engine(let engine, _): board.remove(engine)
+        case .pedometer(let pedometer): BoardPedometer.of(board).unsubscribe(pedometer)
+        case .activity(let activity): BoardActivity.of(board).unsubscribe(activity)
+        }
+    }
+
+    /// The daemon's status now.
+    func status() -> DaemonStatus {
+        let statistics = recorder.currentStatistics
+        return DaemonStatus(daemonVersion: OpenCoreMotionVersion.string, boardName: board.description.name, boardPath: board.path,
+                            boardRunning: historyEnded.withLock { $0 } == nil,
+                            uptime: Double(WallClock.engineNanoseconds - started) / 1e9, historyPath: recorder.directory,
+                            storage: HistoryDiskUsage.measure(recorder.directory), bytesWrittenSinceStart: UInt64(statistics.bytesWritten),
+                            clients: sessions.values.filter(\.greeted).sorted { $0.peer.pid < $1.peer.pid }.map(\.status))
+    }
+}

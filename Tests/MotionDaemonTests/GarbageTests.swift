@@ -1,0 +1,72 @@
+import Foundation
+import MotionDaemon
+import MotionDaemonProtocol
+import Testing
+
+/// Bytes that are not the protocol get a typed error and a closed connection, and the daemon
+/// goes on serving everyone else.
+@Suite struct GarbageTests {
+    /// Connects a raw socket, sends `bytes`, and returns everything the daemon sends back
+    /// until it closes (at most 5 s).
+    static func exchange(_ bytes: [UInt8], socket path: String, hangUp: Bool = false) throws -> [UInt8] {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw DaemonTestError("connect failed: \(errno)") }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if hangUp { shutdown(descriptor, Int32(SHUT_WR)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer.prefix(count)
+        }
+        return received
+    }
+
+    static func onlyMessage(_ bytes: [UInt8]) throws -> DaemonMessage? {
+        var reader = FrameReader()
+        reader.append(bytes)
+        guard let frame = try reader.nextFrame() else { return nil }
+        #expect(reader.bufferedByteCount == 0, "more than one frame")
+        return try DaemonMessage(frame)
+    }
+
+    @Test func garbageIsRefusedWithATypedErrorAndTheDaemonServesOn() throws {
+        let daemon = try DaemonProcess("garbage")
+        defer { daemon.remove() }
+        try daemon.start()
+        let steady = try daemon.connect("steady")
+        let cases: [(String, [UInt8])] = [
+            ("HTTP", Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)),
+            ("oversize", [0xFF, 0xFF, 0xFF, 0x00, 0x01]),
+            ("not hello first", ClientMessage.status(request: 1).frame.bytes),
+            ("wrong magic", Frame(type: 0x01, body: Array("HELO".utf8) + [1, 0, 0, 0]).bytes),
+            ("other version", ClientMessage.hello(version: 99, name: "future").frame.bytes),
+        ]
+        for (name, bytes) in cases {
+            let answer = try Self.onlyMessage(Self.exchange(bytes, socket: daemon.socket))
+            guard case .error(let request, let code, let message, let advice) = answer else {
+                Issue.record("\(name): answered \(String(describing: answer))")
+                continue
+            }
+            #expect(request == 0 && !advice.isEmpty, "\(name)")
+            #expect(code == (name == "other version" ? .unsupportedVersion : .badRequest), "\(name): \(code) \(message)")
+        }
+        // A client that hangs up mid-frame costs nothing either.
+        _ = try? Self.exchange(Array(ClientMessage.hello(version: 1, name: "half").frame.bytes.prefix(7)), socket: daemon.socket, hangUp: true)
+        #expect(daemon.isRunning)
+        guard case .status(_, let status) = try steady.ask({ .status(request: $0) }) else { throw DaemonTestError("no status") }
+        #expect(status.clients.map(\.name) == ["steady"])
+    }
+}

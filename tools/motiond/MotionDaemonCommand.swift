@@ -1,0 +1,64 @@
+import ArgumentParser
+import Glibc
+import MotionDaemon
+import MotionEngine
+
+/// `motiond`: the always-on motion coprocessor (issue 9).
+@main
+struct MotionDaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "motiond",
+        abstract: "Run one board's motion pipeline continuously, keep its history, and serve clients over a Unix socket.",
+        discussion: """
+            Pedometer and activity history (7 days) and the 50 Hz accelerometer (3 days) are kept
+            in --history/BOARD. Clients (the Swift and C APIs, motionctl status/history) connect
+            to --socket; see Sources/MotionDaemonProtocol/PROTOCOL.md.
+
+            Who may connect: root and members of group motion, less what the policy file
+            denies. Policy file, one rule a line (# comments):
+              deny USER...        no data at all, even in group motion
+              live-only USER...   live streams, no history queries
+              allow USER...       as if in group motion
+              group NAME          the granting group (default motion)
+            USER is a name or a numeric uid. A missing file is an empty policy.
+
+            Stops on SIGTERM or SIGINT (exit 0, history committed and synced); exits 1 when the
+            board or the history fails (systemd restarts it), 2 on a bad option or file.
+            """,
+        version: OpenCoreMotionVersion.string)
+
+    @Option(help: "The board file (a path, or a name in boards/).")
+    var board = "sim-walker.board"
+
+    @Option(help: "The history root; the board's history is in ROOT/BOARD.")
+    var history = "/var/lib/opencoremotion"
+
+    @Option(help: "The Unix socket to serve on.")
+    var socket = "/run/opencoremotion/motiond.sock"
+
+    @Option(help: "The access policy file.")
+    var policy = "/etc/opencoremotion/policy"
+
+    func run() throws {
+        var configuration = DaemonConfiguration()
+        configuration.board = board
+        configuration.historyRoot = history
+        configuration.socketPath = socket
+        configuration.policyPath = policy
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(configuration: configuration)
+        } catch {
+            FileHandleLine.standardError("motiond: \(error)")
+            throw ExitCode(2)
+        }
+        let code = daemon.run()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+enum FileHandleLine {
+    static func standardError(_ line: String) {
+        _ = "\(line)\n".utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    }
+}
