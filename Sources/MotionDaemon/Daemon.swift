@@ -89,6 +89,9 @@ package final class Daemon {
         return exitCode
     }
 
+    /// Starts the history thread. It and the signal thread get the daemon through a raw
+    /// pointer (pthread takes no Swift closure) and touch only its Sendable members
+    /// (`recorder`, `historyEnded`, `stopSignal`, `wakeup`); the rest is the poll loop's.
     private func startHistoryThread() {
         let context = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&historyThread, nil, { context in
