@@ -53,6 +53,13 @@ import Testing
         let slice = (end - start) / 24
         let sum = try (0..<24).map { try after.pedometer(from: start + Double($0) * slice, to: start + Double($0 + 1) * slice).steps }.reduce(0, +)
         #expect(sum == steps.steps)
+        // A live pedometer stream from before the restart counts the stored steps too.
+        try after.subscribe(.pedometer, interval: 0, from: start)
+        var live: PedometerSample?
+        while live == nil {
+            if case .samples(.pedometer(let updates)) = try after.receive() { live = updates.first }
+        }
+        #expect(live.map { $0.steps >= steps.steps && $0.start == start } == true, "\(String(describing: live)) after \(steps.steps) stored")
     }
 
     /// motiond killed with SIGKILL at random moments, eight times: every query answer given
