@@ -25,6 +25,8 @@ packages=(libi2c-dev libiio-dev libgpiod-dev zlib1g-dev pkg-config gcc libc6-dev
 # Test only: umockdev fakes /sys for the real libiio and serves /dev/i2c-N ioctls to our binary
 # through a small C fixture built against libumockdev (level 1 of ../shared/specs/hil-testing.md).
 if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev); fi
+# Test only: MotionDaemonTests checks motiond's unit with systemd-analyze verify.
+if [ "$mode" = test ]; then packages+=(systemd); fi
 # Test only: ../shared/eval's scorers (the device-motion accuracy guard) need numpy.
 if [ "$mode" = test ]; then packages+=(python3-numpy); fi
 # Test only, level 2 (the real kernel under QEMU): tools/test-kernel-qemu.sh adds the kernel

@@ -129,10 +129,19 @@ extension Daemon {
             }
             session.subscriptions[stream] = .engine(subscription, intervalSeconds: interval)
         case .pedometer, .pedometerEvents:
-            let kind: PedometerSubscription.Kind = stream == .pedometer ? .updates(fromNanoseconds: clock.engineNanoseconds(wireSeconds: from)) : .events
-            let subscription = PedometerSubscription(kind) { _, feed in
+            let start = clock.engineNanoseconds(wireSeconds: from)
+            let kind: PedometerSubscription.Kind = stream == .pedometer ? .updates(fromNanoseconds: start) : .events
+            // Steps before the daemon started are in the history, not in the live counter.
+            var baseline: PedometerBaseline?
+            if stream == .pedometer, start < pedometerStarted {
+                let wanted = PedometerBaseline(outbox: outbox, from: from)
+                recorder.queryBaseline(from: clock.wallNanoseconds(start), to: clock.wallNanoseconds(pedometerStarted), for: wanted)
+                baseline = wanted
+            }
+            let subscription = PedometerSubscription(kind) { [baseline] _, feed in
                 switch feed {
-                case .update(let values): outbox.offer(clock.pedometer(values))
+                case .update(let values):
+                    if let baseline { baseline.deliver(clock.pedometer(values)) } else { outbox.offer(clock.pedometer(values)) }
                 case .event(let event): outbox.offer(clock.pedometerEvent(event))
                 case .failed: break
                 }

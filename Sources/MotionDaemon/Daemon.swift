@@ -23,6 +23,8 @@ package final class Daemon {
     /// The signal that asked the daemon to stop (0: none yet), set by the signal thread.
     private let stopSignal = Atomic<Int32>(0)
     let started = WallClock.engineNanoseconds
+    /// When the board's live pedometer started counting (engine ns): steps before are in the history.
+    private(set) var pedometerStarted: Int64 = .max
     private var sessions: [Int32: ClientSession] = [:]
     /// Set by the history thread when it ends (nil: stopped as asked; text: why it failed).
     private let historyEnded = Mutex<String??>(nil)
@@ -67,6 +69,7 @@ package final class Daemon {
             // Live pedometer and activity streams come from the board's shared stages, kept
             // running for the daemon's life.
             try BoardPedometer.of(board).open()
+            pedometerStarted = WallClock.engineNanoseconds
             try BoardActivity.of(board).open()
         } catch {
             DaemonLog.say("\(error)")
@@ -89,6 +92,9 @@ package final class Daemon {
         return exitCode
     }
 
+    /// Starts the history thread. It and the signal thread get the daemon through a raw
+    /// pointer (pthread takes no Swift closure) and touch only its Sendable members
+    /// (`recorder`, `historyEnded`, `stopSignal`, `wakeup`); the rest is the poll loop's.
     private func startHistoryThread() {
         let context = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&historyThread, nil, { context in

@@ -35,6 +35,8 @@ package final class HistoryRecorder: Sendable {
         var pedometer: [PedometerOutput] = []
         var activity: [MotionActivityUpdate] = []
         var queries: [Query] = []
+        /// Stored pedometer totals wanted by pedometer streams that start before the daemon.
+        var baselines: [(from: Int64, to: Int64, baseline: PedometerBaseline)] = []
         var failure: String?
         var stopping = false
     }
@@ -144,6 +146,11 @@ package final class HistoryRecorder: Sendable {
         enqueue(Query(kind: .accelerometer(next: from, to: to), request: request, outbox: outbox))
     }
 
+    /// Hands `baseline` the stored totals of [from, to) (wall ns) once they are read.
+    func queryBaseline(from: Int64, to: Int64, for baseline: PedometerBaseline) {
+        inbox.withLock { $0.baselines.append((from, to, baseline)) }
+    }
+
     private func enqueue(_ query: Query) {
         query.outbox.queryRunning.store(true, ordering: .releasing)
         inbox.withLock { $0.queries.append(query) }
@@ -164,14 +171,15 @@ package final class HistoryRecorder: Sendable {
         var lastReportedError: String?
         while true {
             usleep(20_000)
-            let (samples, pedometer, activity, queries, failure, stopping) = inbox.withLock { inbox in
+            let (samples, pedometer, activity, queries, baselines, failure, stopping) = inbox.withLock { inbox in
                 defer {
                     inbox.samples.removeAll(keepingCapacity: true)
                     inbox.pedometer.removeAll(keepingCapacity: true)
                     inbox.activity.removeAll(keepingCapacity: true)
                     inbox.queries.removeAll()
+                    inbox.baselines.removeAll()
                 }
-                return (inbox.samples, inbox.pedometer, inbox.activity, inbox.queries, inbox.failure, inbox.stopping)
+                return (inbox.samples, inbox.pedometer, inbox.activity, inbox.queries, inbox.baselines, inbox.failure, inbox.stopping)
             }
             for sample in samples { store.append(sample) }
             for output in pedometer { store.append(output) }
@@ -195,6 +203,10 @@ package final class HistoryRecorder: Sendable {
             }
             if let failure { return failure }
             if stopping { return nil }
+            for wanted in baselines {
+                // The part before the daemon started is all committed: no commit needed.
+                wanted.baseline.setBase((try? store.pedometerData(from: wanted.from, to: wanted.to)) ?? PedometerRangeTotals())
+            }
             var unfinished: [Query] = []
             for query in queries {
                 if let rest = answer(query, store: store) { unfinished.append(rest) }

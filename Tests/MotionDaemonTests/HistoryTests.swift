@@ -20,7 +20,15 @@ import Testing
         let steps = try before.pedometer(from: start, to: end)
         let activity = try before.activity(from: start, to: end)
         let samples = try before.accelerometer(from: start, to: end)
+        // A client streaming when the daemon stops hears the connection close (its library
+        // reconnects), it does not hang; the daemon exits 0 with the history committed.
+        try before.subscribe(.accelerometer, interval: 0.1)
         #expect(daemon.stop() == 0)
+        var closed: DaemonError?
+        while closed == nil {
+            do { _ = try before.receive() } catch { closed = error }
+        }
+        #expect(closed?.message.contains("closed") == true, "\(String(describing: closed))")
         try daemon.start()
         let after = try daemon.connect("after")
         print("restart: \(steps.steps) steps, \(String(format: "%.2f", steps.distance)) m; activity \(activity.map { "\($0.flags)@\(String(format: "%.1f", $0.start - start))" }); \(samples.count) samples")
@@ -45,6 +53,13 @@ import Testing
         let slice = (end - start) / 24
         let sum = try (0..<24).map { try after.pedometer(from: start + Double($0) * slice, to: start + Double($0 + 1) * slice).steps }.reduce(0, +)
         #expect(sum == steps.steps)
+        // A live pedometer stream from before the restart counts the stored steps too.
+        try after.subscribe(.pedometer, interval: 0, from: start)
+        var live: PedometerSample?
+        while live == nil {
+            if case .samples(.pedometer(let updates)) = try after.receive() { live = updates.first }
+        }
+        #expect(live.map { $0.steps >= steps.steps && $0.start == start } == true, "\(String(describing: live)) after \(steps.steps) stored")
     }
 
     /// motiond killed with SIGKILL at random moments, eight times: every query answer given

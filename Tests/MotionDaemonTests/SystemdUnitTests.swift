@@ -26,16 +26,8 @@ import Testing
             .replacingOccurrences(of: "/usr/local/bin/motiond", with: DaemonProcess.binary("motiond"))
         let copy = "\(folder)/motiond.service"
         try unit.write(toFile: copy, atomically: true, encoding: .utf8)
-        let verify = Process()
-        verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        verify.arguments = ["verify", copy]
-        let output = Pipe()
-        verify.standardOutput = output
-        verify.standardError = output
-        try verify.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        verify.waitUntilExit()
-        #expect(verify.terminationStatus == 0, "systemd-analyze verify: \(text)")
+        let (status, text) = try runProgram("/usr/bin/systemd-analyze", ["verify", copy])
+        #expect(status == 0, "systemd-analyze verify: \(text)")
         #expect(!text.contains("motiond.service:"), "\(text)")
     }
 }
