@@ -12,11 +12,6 @@ final class SensorRecorderHandle {
     static let registry = HandleRegistry<SensorRecorderHandle>()
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func handle(_ pointer: OpaquePointer?) -> SensorRecorderHandle? {
     SensorRecorderHandle.registry.object(for: UnsafeRawPointer(pointer))
 }
