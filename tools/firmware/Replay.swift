@@ -56,12 +56,13 @@ struct LineWriter {
     }
 }
 
-/// Exactly the double the recording's text parses to (`scaled` is its last decimal place's
-/// integer), then `Q32_32(Double)` as the Linux pipeline converts readings.
-@inline(never)
-func fixed(_ scaled: Int32, _ scale: Double) -> Q32_32 { Q32_32(Double(scaled) / scale) }
+/// The reading `scaled / scale` (`scaled` is the recording text's last decimal place's
+/// integer) in Q32.32, rounded in integer arithmetic: the same number as the Linux pipeline's
+/// `Q32_32(Double)` of the parsed text (make_recording.py checks every value), without
+/// floating point (a Cortex-M0 has none: its soft double is 8 KB of flash).
+func fixed(_ scaled: Int32, _ scale: Int64) -> Q32_32 { Q32_32(numerator: Int64(scaled), denominator: scale) }
 
-func vector(_ samples: UnsafePointer<Int32>, _ scale: Double) -> FusionVector<Q32_32> {
+func vector(_ samples: UnsafePointer<Int32>, _ scale: Int64) -> FusionVector<Q32_32> {
     FusionVector(x: fixed(samples[0], scale), y: fixed(samples[1], scale), z: fixed(samples[2], scale))
 }
 

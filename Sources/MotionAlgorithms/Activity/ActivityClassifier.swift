@@ -64,18 +64,22 @@ public struct ActivityClassifier: Sendable {
     private var started = false
 
     // Thresholds (m/s², rad/s, steps/s); see the type's documentation for where they come from.
-    private let stillSpreadEnter = Q32_32(0.8), stillSpreadStay = Q32_32(1.2)
-    private let stillRotationEnter = Q32_32(0.6), stillRotationStay = Q32_32(1.0)
-    private let runCadenceEnter = Q32_32(140.0 / 60), runCadenceStay = Q32_32(130.0 / 60)
-    private let runImpactEnter = Q32_32(0.5 * 9.80665), runImpactStay = Q32_32(0.4 * 9.80665)
-    private let vibrationMinimum = Q32_32(0.08), vibrationMaximum = Q32_32(1.5)
-    private let carRideMinimum = Q32_32(0.05), carRideMaximum = Q32_32(1.0)
-    private let carRotationMaximum = Q32_32(0.5)
-    private let bikeRideMaximum = Q32_32(1.0)
-    private let bikeSpreadMinimum = Q32_32(0.3)
-    private let bikeRotationMaximum = Q32_32(1.0)
-    private let rhythmPresent = Q32_32(0.6)
-    private let carriedSteadiness = Q32_32(0.7), bikeSteadiness = Q32_32(0.9), carSteadiness = Q32_32(0.95)
+    // (Exact ratios: no floating point on a board without an FPU.)
+    private let stillSpreadEnter = Q32_32(numerator: 8, denominator: 10), stillSpreadStay = Q32_32(numerator: 12, denominator: 10)
+    private let stillRotationEnter = Q32_32(numerator: 6, denominator: 10), stillRotationStay = Q32_32.one
+    private let runCadenceEnter = Q32_32(numerator: 140, denominator: 60), runCadenceStay = Q32_32(numerator: 130, denominator: 60)
+    /// 0.5 g and 0.4 g, g = 9.80665 m/s².
+    private let runImpactEnter = Q32_32(numerator: 980_665, denominator: 200_000)
+    private let runImpactStay = Q32_32(numerator: 4 * 980_665, denominator: 1_000_000)
+    private let vibrationMinimum = Q32_32(numerator: 8, denominator: 100), vibrationMaximum = Q32_32(numerator: 15, denominator: 10)
+    private let carRideMinimum = Q32_32(numerator: 5, denominator: 100), carRideMaximum = Q32_32.one
+    private let carRotationMaximum = Q32_32(numerator: 5, denominator: 10)
+    private let bikeRideMaximum = Q32_32.one
+    private let bikeSpreadMinimum = Q32_32(numerator: 3, denominator: 10)
+    private let bikeRotationMaximum = Q32_32.one
+    private let rhythmPresent = Q32_32(numerator: 6, denominator: 10)
+    private let carriedSteadiness = Q32_32(numerator: 7, denominator: 10), bikeSteadiness = Q32_32(numerator: 9, denominator: 10)
+    private let carSteadiness = Q32_32(numerator: 95, denominator: 100)
 
     public init() {}
 

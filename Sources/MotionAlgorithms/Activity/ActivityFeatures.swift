@@ -47,9 +47,10 @@ public struct ActivityFeatures: Sendable {
     private var middle = Q32_32.zero   // 5 Hz
     private var slow = Q32_32.zero     // 0.3 Hz
     private var highPassed = Q32_32.zero  // 5 Hz low-pass of (fast − middle), for a second-order edge
-    private let twoPi20 = Q32_32(2 * Double.pi * 20)
-    private let twoPi5 = Q32_32(2 * Double.pi * 5)
-    private let twoPi03 = Q32_32(2 * Double.pi * 0.3)
+    // 2π f_c (1/s), rounded: round(40π × 2³²), round(10π × 2³²), round(0.6π × 2³²).
+    private let twoPi20 = Q32_32(rawValue: 539_721_508_181)
+    private let twoPi5 = Q32_32(rawValue: 134_930_377_045)
+    private let twoPi03 = Q32_32(rawValue: 8_095_822_623)
 
     public init() {}
 

@@ -1,3 +1,5 @@
+import FixedPoint
+
 /// Attitude from gyroscope, accelerometer and (optionally) magnetometer, in the structure of
 /// VQF (see `AttitudeFilterSettings`), over any `FusionScalar`: `Q32_32` on the device, `Double`
 /// as the tests' reference. No allocation, no branching on data beyond thresholds.
@@ -39,7 +41,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private let magneticNormThreshold, magneticDipThreshold, magneticNewReferenceTime, inverseReferenceTime: Scalar
     private let fastMagneticConvergence: Bool
     private let pi: Scalar
-    private let oneSixth = Scalar(1.0 / 6)
+    private let oneSixth = Scalar(numerator: 1, denominator: 6)
 
     // States.
     private var started = false
@@ -61,7 +63,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// The calibration's offset when the heading reference was taken, and how far (µT², squared)
     /// it may move before the reference is taken again.
     private var referenceOffset = Vector.zero
-    private let recalibrationThresholdSquared = Scalar(25.0)
+    private let recalibrationThresholdSquared = Scalar(Q32_32(integer: 25))
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
     private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
 
@@ -76,10 +78,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,
                                               initialUncertainty: settings.magnetometerOffsetUncertainty)
         accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
-        inverseMagnetometerTime = Scalar(1 / settings.magnetometerTimeConstant)
-        inverseRestFilterTime = Scalar(1 / settings.restFilterTimeConstant)
-        inverseBiasTime = Scalar(1 / settings.restBiasTimeConstant)
-        inverseMotionBiasTime = Scalar(1 / settings.motionBiasTimeConstant)
+        // Reciprocals and squares in exact integer arithmetic (Q32.32).
+        inverseMagnetometerTime = Scalar(settings.magnetometerTimeConstant.reciprocal)
+        inverseRestFilterTime = Scalar(settings.restFilterTimeConstant.reciprocal)
+        inverseBiasTime = Scalar(settings.restBiasTimeConstant.reciprocal)
+        inverseMotionBiasTime = Scalar(settings.motionBiasTimeConstant.reciprocal)
         restGyroscopeThresholdSquared = Scalar(settings.restGyroscopeThreshold * settings.restGyroscopeThreshold)
         restAccelerometerThresholdSquared = Scalar(settings.restAccelerometerThreshold * settings.restAccelerometerThreshold)
         restMinimumDuration = Scalar(settings.restMinimumDuration)
@@ -87,9 +90,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         magneticNormThreshold = Scalar(settings.magneticNormThreshold)
         magneticDipThreshold = Scalar(settings.magneticDipThreshold)
         magneticNewReferenceTime = Scalar(settings.magneticNewReferenceTime)
-        inverseReferenceTime = Scalar(1 / 5.0)  // the reference follows an undisturbed field slowly
+        inverseReferenceTime = Scalar(numerator: 1, denominator: 5)  // the reference follows an undisturbed field slowly
         fastMagneticConvergence = settings.fastMagneticConvergence
-        pi = Scalar(Double.pi)
+        pi = Scalar(Q32_32.pi)
     }
 
     /// The 6D attitude: device axes → a frame with z up and x where the device's x pointed

@@ -1,3 +1,5 @@
+import FixedPoint
+
 /// A second-order Butterworth low-pass filter on a 3-vector, with VQF's parametrisation by a
 /// time constant τ: cutoff f_c = √2 / (2π τ) (Laidig & Seel 2023, §IV-B). Transposed direct
 /// form II; the coefficients follow the average sample interval, recomputed when it drifts.
@@ -19,9 +21,15 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     private var state1 = Vector.zero, state2 = Vector.zero
     private(set) var output = Vector.zero
 
-    init(timeConstant: Double) {
-        piCutoff = Scalar(2.0.squareRoot() / (2 * timeConstant))  // π × √2 / (2π τ)
-        squareRootOfTwo = Scalar(2.0.squareRoot())
+    /// The filter for a time constant τ (s): π f_c = π × √2 / (2π τ) = (√2 / 2) × (1/τ).
+    init(timeConstant: Q32_32) {
+        self.init(piCutoff: Q32_32.squareRootOfTwo.timesPowerOfTwo(-1) * timeConstant.reciprocal)
+    }
+
+    /// The filter for a cutoff f_c given as π f_c (1/s).
+    init(piCutoff: Q32_32) {
+        self.piCutoff = Scalar(piCutoff)
+        squareRootOfTwo = Scalar(Q32_32.squareRootOfTwo)
     }
 
     /// Starts in the steady state of a constant input `x` (no start-up transient).
@@ -76,9 +84,9 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
         a2 = (cSquared - squareRootOfTwo * c + Scalar.one) * inverseD
     }
 
-    private let oneThird = Scalar(1.0 / 3)
+    private let oneThird = Scalar(numerator: 1, denominator: 3)
     /// Below u = 0.25 the fifth-order series for 1/D errs by under 10⁻³ (u⁵).
-    private let seriesLimit = Scalar(0.25)
+    private let seriesLimit = Scalar(numerator: 1, denominator: 4)
     /// π f_c dt < 1.2 rad: f_c below 0.38 of the sample rate.
-    private let maximumAngle = Scalar(1.2)
+    private let maximumAngle = Scalar(numerator: 6, denominator: 5)
 }

@@ -1,3 +1,5 @@
+public import FixedPoint
+
 /// Online hard-iron calibration of a magnetometer, aided by the 6D attitude.
 ///
 /// A magnetometer on a board or in a phone reads the Earth's field B plus a constant offset c
@@ -33,33 +35,33 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// may as well be a magnet that came near, which the heading filter rejects as a
     /// disturbance instead (in BROAD's attached-magnet trials, applying a learned 58 µT offset
     /// made the heading worse than rejecting it).
-    private let significantOffsetSquared = Scalar(16_900.0)
+    private let significantOffsetSquared = Scalar(Q32_32(integer: 16_900))
     /// Innovations beyond 3σ are disturbances.
-    private let outlierThresholdSquared = Scalar(9.0)
+    private let outlierThresholdSquared = Scalar(Q32_32(integer: 9))
     private var rejected = false
     private var rejectedTime = Scalar.zero
     /// After 60 s of rejected samples, the offset's variance grows by (100 µT)².
-    private let relearnTime = Scalar(60.0)
-    private let relearnVariance = Scalar(10_000.0)
+    private let relearnTime = Scalar(Q32_32(integer: 60))
+    private let relearnVariance = Scalar(Q32_32(integer: 10_000))
 
     /// - Parameters:
     ///   - initialOffset: a stored calibration (µT), or zero.
     ///   - initialUncertainty: 1σ of the initial offset, µT (300 µT: a phone's worst).
-    public init(initialOffset: Vector = .zero, initialUncertainty: Double = 300) {
+    public init(initialOffset: Vector = .zero, initialUncertainty: Q32_32 = Q32_32(integer: 300)) {
         offset = initialOffset
         isApplied = initialOffset.squaredLength > .zero
         var p = InlineArray<36, Scalar>(repeating: .zero)
         for i in 0..<3 { p[i * 6 + i] = Scalar(initialUncertainty * initialUncertainty) }
-        for i in 3..<6 { p[i * 6 + i] = Scalar(100.0 * 100.0) }  // the Earth's field is 25–65 µT
+        for i in 3..<6 { p[i * 6 + i] = Scalar(Q32_32(integer: 100 * 100)) }  // the Earth's field is 25–65 µT
         covariance = p
         // Sensor noise and attitude error (2° of a 50 µT field: 1.7 µT), per axis, µT².
-        measurementVariance = Scalar(4.0)
+        measurementVariance = Scalar(Q32_32(integer: 4))
         // The offset drifts with temperature and new magnetised objects; B turns with the 6D
         // frame's heading drift. Per update, µT².
-        offsetDriftVariance = Scalar(0.0001)
-        fieldDriftVariance = Scalar(0.01)
-        updateInterval = Scalar(0.05)
-        thresholds = (Scalar(1.0), Scalar(9.0), Scalar(100.0))  // variances for 1, 3, 10 µT
+        offsetDriftVariance = Scalar(numerator: 1, denominator: 10_000)
+        fieldDriftVariance = Scalar(numerator: 1, denominator: 100)
+        updateInterval = Scalar(numerator: 1, denominator: 20)
+        thresholds = (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))  // variances for 1, 3, 10 µT
     }
 
     /// The offset to remove, µT: the estimate once it is known (accuracy low or better) and

@@ -36,16 +36,17 @@ public struct StepDetector: Sendable {
     public var confirmCorrelation = 500
     public var keepCorrelation = 300
 
-    private var smoothing = ButterworthLowPass<Q32_32>(timeConstant: 2.0.squareRoot() / (2 * .pi * 3))
+    /// The 3 Hz low-pass: π f_c = 3π /s, round(3π × 2³²).
+    private var smoothing = ButterworthLowPass<Q32_32>(piCutoff: Q32_32(rawValue: 40_479_113_114))
     private var mean = Q32_32.zero
     /// The acceleration vector averaged over 1 s, m/s²: gravity's direction while the device
     /// is carried.
     private var averageAcceleration = FusionVector<Q32_32>.zero
-    private var amplitude = Q32_32(1.0)
+    private var amplitude = Q32_32.one
     private var previous = (Q32_32.zero, Q32_32.zero)
     private var previousTime: Int64 = 0
     private var lastSampleTime: Int64 = 0
-    private let decayRate = Q32_32(0.2)
+    private let decayRate = Q32_32(numerator: 1, denominator: 5)
     private var started = false
     private var lastCandidate: Int64 = .min
     private var lastStep: Int64 = .min
@@ -64,10 +65,14 @@ public struct StepDetector: Sendable {
     /// The periodicity (‰) measured at the latest candidate checked, for diagnostics.
     public private(set) var lastCorrelation = 0
 
-    private let minimumThreshold = Q32_32(0.5)
-    private let thresholdFraction = Q32_32(0.4)
-    private let boutThresholdFraction = Q32_32(0.3)
-    private let tailFraction = Q32_32(0.2)
+    private let minimumThreshold = Q32_32(numerator: 1, denominator: 2)
+    private let thresholdFraction = Q32_32(numerator: 2, denominator: 5)
+    private let boutThresholdFraction = Q32_32(numerator: 3, denominator: 10)
+    private let tailFraction = Q32_32(numerator: 1, denominator: 5)
+    /// 0.7² (see `isCarried`).
+    private let carriedFractionSquared = Q32_32(numerator: 49, denominator: 100)
+    /// The first sample's interval, s (no previous one to measure it from).
+    private let firstInterval = Q32_32(numerator: 1, denominator: 100)
     private let minimumInterval: Int64 = 250_000_000
     private let maximumInterval: Int64 = 2_000_000_000
     private let slowestGait: Int64 = 1_000_000_000
@@ -89,7 +94,7 @@ public struct StepDetector: Sendable {
     /// One accelerometer sample (m/s², device axes) at `time`; `output` gets each step credited
     /// by it (a confirmation credits the bout's first steps at once) and each pause or resume.
     public mutating func update(acceleration: FusionVector<Q32_32>, timeNanoseconds time: Int64, output: (Output) -> Void) {
-        let dt = started ? Q32_32(nanoseconds: time - previousTime) : Q32_32(0.01)
+        let dt = started ? Q32_32(nanoseconds: time - previousTime) : firstInterval
         previousTime = time
         if !started {
             started = true
@@ -194,7 +199,7 @@ public struct StepDetector: Sendable {
     /// or swinging): the 1 s average of the acceleration vector is at least 0.7 of the average
     /// magnitude. A device turned over and over in the hand averages its gravity away.
     private var isCarried: Bool {
-        averageAcceleration.squaredLength >= mean * mean * Q32_32(0.49)
+        averageAcceleration.squaredLength >= mean * mean * carriedFractionSquared
     }
 
     /// An interval at a walking rhythm: 0.25…2 s and within ±40 % of `meanInterval`.
