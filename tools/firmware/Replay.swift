@@ -115,16 +115,27 @@ struct ActivityReplay {
     }
 }
 
+/// No motion-activity stage (one stage alone): no state for it on the stack.
+struct NoActivity {}
+#if STEPS_ONLY
+typealias WalkActivity = NoActivity
+#else
+typealias WalkActivity = ActivityReplay
+#endif
+#if FUSION_ONLY
+typealias RotationActivity = NoActivity
+#else
+typealias RotationActivity = ActivityReplay
+#endif
+
 /// Every `StepDetector` output: "step T", "pause T", "resume T" (ns); then the count. With the
 /// activity stage (not `STEPS_ONLY`; its step detector is the pedometer's) every activity
 /// update too ("activity FLAGS CONFIDENCE START AT", raw values, ns), and their count;
 /// `ACTIVITY_ONLY` prints only those. The walk has no gyroscope.
-func replayWalk(_ out: inout LineWriter) {
+func replayWalk(_ out: inout LineWriter, _ activity: inout WalkActivity) {
     #if STEPS_ONLY
     var detector = StepDetector()
     var steps: Int64 = 0
-    #else
-    var activity = ActivityReplay()
     #endif
     let count = Int(ocm_walk_count)
     let samples = ocm_walk_samples()!
@@ -165,12 +176,11 @@ func replayWalk(_ out: inout LineWriter) {
 /// `ActivityStage` takes them in that order (each accelerometer sample with the gyroscope
 /// sample before it): the device lying still, then turned in the
 /// hand. `ACTIVITY_ONLY` runs only that.
-func replayRotation(_ out: inout LineWriter, interval: Int) {
+func replayRotation(_ out: inout LineWriter, _ activity: inout RotationActivity, interval: Int) {
     #if !ACTIVITY_ONLY
     var filter = FixedPointAttitudeFilter()
     #endif
     #if !FUSION_ONLY
-    var activity = ActivityReplay()
     var rotationRate: FusionVector<Q32_32>?
     #endif
     let count = Int(ocm_rotation_count)
@@ -215,11 +225,21 @@ public func replay() {
     out.text("ocm-firmware-replay 1"); out.end()
     // One stage alone (`-D STEPS_ONLY`, `-D FUSION_ONLY`, `-D ACTIVITY_ONLY`: with the step
     // detector as its walking detector, but no step output) for its own flash and stack figures.
+    // The motion-activity state (3 KB) is made here, a fresh one for each recording, before
+    // the stage runs: its construction's temporaries are then off the stack by the time the
+    // attitude filter's state and the per-sample calls are on it (the peak stack is the
+    // pipeline's state plus one sample's calls, not plus its set-up).
     #if !FUSION_ONLY
-    replayWalk(&out)
+    do {
+        var activity = WalkActivity()
+        replayWalk(&out, &activity)
+    }
     #endif
     #if !STEPS_ONLY
-    replayRotation(&out, interval: 50)
+    do {
+        var activity = RotationActivity()
+        replayRotation(&out, &activity, interval: 50)
+    }
     #endif
     out.text("end"); out.end()
     out.flush()

@@ -187,6 +187,9 @@ public struct ActivityClassifier: Sendable {
         return estimate != previous
     }
 
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     private func confidence(for flags: MotionActivityFlags) -> MotionActivityConfidence {
         if flags.isEmpty || flags.contains(.unknown) { return .low }
         if !flags.isDisjoint(with: .vehicle) { return blocksInState >= 60 ? .high : .medium }

@@ -123,7 +123,7 @@ public struct ActivityFeatures: Sendable {
     /// Whether four blocks (2 s) have been seen: the features below are meaningful.
     public var isWindowFull: Bool { completedBlocks >= Self.blocksPerWindow }
 
-    private func windowSums(blocks count: Int) -> Block {
+    private mutating func windowSums(blocks count: Int) -> Block {
         var total = Block()
         for age in 0..<count {
             let block = blocks[(newest + 4 - age) & 3]
@@ -140,8 +140,9 @@ public struct ActivityFeatures: Sendable {
     }
 
     /// Statistics of the newest `count` blocks (4: the 2 s window; 2: the last second), after a
-    /// completed block.
-    public func window(blocks count: Int = 4) -> ActivityWindow {
+    /// completed block. Changes nothing: `mutating` only so that the blocks are read in place
+    /// (a non-mutating call on this 700-byte struct copies it onto the stack first).
+    public mutating func window(blocks count: Int = 4) -> ActivityWindow {
         let total = windowSums(blocks: min(max(count, 1), 4))
         let n = max(total.samples, 1)
         func mean(_ sum: Q32_32) -> Q32_32 { Q32_32(rawValue: sum.rawValue / n) }

@@ -61,8 +61,10 @@ public struct RhythmDetector: Sendable {
     }
 
     /// The strongest normalised autocorrelation at a pedalling lag and that lag (s); 0 until
-    /// the ring is full or when the device does not move.
-    public func evaluate() -> (correlation: Q32_32, periodSeconds: Q32_32) {
+    /// the ring is full or when the device does not move. Changes nothing: `mutating` only so
+    /// that the ring is read in place (a non-mutating call copies this 1 KB struct onto the
+    /// stack, twice: a Cortex-M0 has 8 KB).
+    public mutating func evaluate() -> (correlation: Q32_32, periodSeconds: Q32_32) {
         guard filled == Self.length else { return (.zero, .zero) }
         // The ring read in place, in age order (0: oldest), through a span (no copy of its
         // 960 bytes); the energies Σ|x|² of the two overlapping parts are the total less what

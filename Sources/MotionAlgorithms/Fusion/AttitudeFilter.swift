@@ -195,6 +195,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     }
 
     /// A bias estimate within ±`biasLimit` on each axis.
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     private func clamped(_ estimate: Vector) -> Vector {
         func clamp(_ value: Scalar) -> Scalar { max(-biasLimit, min(biasLimit, value)) }
         return Vector(x: clamp(estimate.x), y: clamp(estimate.y), z: clamp(estimate.z))
@@ -299,6 +302,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     }
 
     /// The angle in (−π, π].
+    @inline(__always)  // (see `clamped`)
     private func wrapped(_ angle: Scalar) -> Scalar {
         let twoPi = pi + pi
         var result = angle

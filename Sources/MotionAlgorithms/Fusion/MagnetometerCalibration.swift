@@ -70,6 +70,9 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// tenths of a µT, which at a 15 µT horizontal field is a degree of heading: removing it
     /// would only add error.
     /// Once applied, the offset stays applied (no toggling at the threshold).
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     public var appliedOffset: Vector { isApplied ? offset : .zero }
     public private(set) var isApplied = false
 
@@ -82,6 +85,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     }
 
     /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
+    @inline(__always)  // (see `appliedOffset`)
     public var accuracy: Int8 {
         var worst = covariance[0]
         if covariance[7] > worst { worst = covariance[7] }
@@ -154,5 +158,6 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         }
     }
 
+    @inline(__always)  // (see `appliedOffset`)
     private func field(_ axis: Int) -> Scalar { axis == 0 ? earthField.x : axis == 1 ? earthField.y : earthField.z }
 }

@@ -87,6 +87,9 @@ public struct StepDetector: Sendable {
     /// carried device that was walking less than 10 s ago (a walker setting off again after a
     /// stop; a cold start still waits for the bout's confirmation); false from the predicted
     /// pause on, before the bout's 2 s run out.
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     public var isStepping: Bool {
         events.isMoving && (walking || (isCarried && lastStep != .min && lastSampleTime - lastStep < 10_000_000_000))
     }
@@ -198,11 +201,13 @@ public struct StepDetector: Sendable {
     /// The device keeps its attitude on average, as on a walking body (pocket, bag, hand held
     /// or swinging): the 1 s average of the acceleration vector is at least 0.7 of the average
     /// magnitude. A device turned over and over in the hand averages its gravity away.
+    @inline(__always)  // (see `isStepping`)
     private var isCarried: Bool {
         averageAcceleration.squaredLength >= mean * mean * carriedFractionSquared
     }
 
     /// An interval at a walking rhythm: 0.25…2 s and within ±40 % of `meanInterval`.
+    @inline(__always)  // (see `isStepping`)
     private func isRegular(_ interval: Int64, around meanInterval: Int64) -> Bool {
         interval >= minimumInterval && interval <= maximumInterval
             && interval * 10 >= meanInterval * 6 && interval * 10 <= meanInterval * 14
