@@ -35,12 +35,11 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
     /// Cortex-M0 has no FPU, and its soft double costs 8 KB of flash). |numerator| < 2³¹ (so
     /// that numerator × 2³² fits Int64) and denominator > 0.
     ///
-    /// The same value as `Q32_32(Double(numerator) / Double(denominator))` whenever the double
-    /// quotient is no farther from the exact one than the exact one is from a rounding midpoint
-    /// of 2⁻³²: the exact quotient is k/(2³³ d) away from a midpoint (k ≥ 1 unless it is one),
-    /// the double's error is at most |quotient| × 2⁻⁵³. For the decimals of sensor readings
-    /// (d = 10⁴, 10⁵, 10²: no midpoint) and every constant in this package that means
-    /// |quotient| below 2¹⁹ × 10⁴ / d, checked in Q32_32Tests.
+    /// The same value as `Q32_32(Double(numerator) / Double(denominator))` at least whenever
+    /// |quotient| < 2²⁰ / denominator: the exact quotient is then at least 1/(2³³ d) from a
+    /// rounding midpoint of 2⁻³² (never on one for d < 2³³), farther than the double's error
+    /// of at most |quotient| × 2⁻⁵³ (Q32_32Tests). Beyond, almost always too: make_recording.py
+    /// checks every reading the firmware replays.
     @inlinable
     public init(numerator: Int64, denominator: Int64) {
         let scaled = numerator << 32

@@ -48,11 +48,14 @@ public struct ActivityFeatures: Sendable {
     private var slow = Q32_32.zero     // 0.3 Hz
     private var highPassed = Q32_32.zero  // 5 Hz low-pass of (fast − middle), for a second-order edge
     // 2π f_c (1/s), rounded: round(40π × 2³²), round(10π × 2³²), round(0.6π × 2³²).
-    private let twoPi20 = Q32_32(rawValue: 539_721_508_181)
-    private let twoPi5 = Q32_32(rawValue: 134_930_377_045)
-    private let twoPi03 = Q32_32(rawValue: 8_095_822_623)
+    static let twoPi20 = Q32_32(rawValue: 539_721_508_181)
+    static let twoPi5 = Q32_32(rawValue: 134_930_377_045)
+    static let twoPi03 = Q32_32(rawValue: 8_095_822_623)
 
-    public init() {}
+    // Not inlined: inlined into `ActivityClassifier.init` it made the classifier's
+    // construction hold a second copy of the blocks on the stack (+560 bytes of peak stack on a
+    // Cortex-M0, whose whole pipeline has 8 KB of RAM; tools/test-firmware-qemu.sh).
+    @inline(never) public init() {}
 
     /// One accelerometer sample (m/s², device axes) with the latest rotation rate (rad/s) when
     /// the board has a gyroscope. Returns true when it completed a 0.5 s block.
@@ -69,13 +72,13 @@ public struct ActivityFeatures: Sendable {
         }
         let dt = Q32_32(nanoseconds: time - previousTime)
         previousTime = time
-        fast = fast + (magnitude - fast) * min(Q32_32.one, twoPi20 * dt)
-        middle = middle + (fast - middle) * min(Q32_32.one, twoPi5 * dt)
-        slow = slow + (middle - slow) * min(Q32_32.one, twoPi03 * dt)
+        fast = fast + (magnitude - fast) * min(Q32_32.one, Self.twoPi20 * dt)
+        middle = middle + (fast - middle) * min(Q32_32.one, Self.twoPi5 * dt)
+        slow = slow + (middle - slow) * min(Q32_32.one, Self.twoPi03 * dt)
         // Twice high-passed at 5 Hz (second order, −40 dB/decade): a step's 2 Hz fundamental,
         // ±2.5 m/s² at the waist, would leak 0.6 m/s² rms through one first-order edge.
         let firstEdge = fast - middle
-        highPassed = highPassed + (firstEdge - highPassed) * min(Q32_32.one, twoPi5 * dt)
+        highPassed = highPassed + (firstEdge - highPassed) * min(Q32_32.one, Self.twoPi5 * dt)
         let vibration = firstEdge - highPassed
         let ride = middle - slow
 

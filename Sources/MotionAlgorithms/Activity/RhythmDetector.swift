@@ -30,14 +30,17 @@ public struct RhythmDetector: Sendable {
     private var nextSample: Int64 = 0
     private var previousTime: Int64 = 0
     private var started = false
-    private let twoPi4 = Q32_32(rawValue: 107_944_301_636)  // 2π × 4 Hz: round(8π × 2³²)
+    static let twoPi4 = Q32_32(rawValue: 107_944_301_636)  // 2π × 4 Hz: round(8π × 2³²)
     private let dipDepth = Q32_32(numerator: 1, denominator: 2)
     /// 1/τ of the mean removed (τ = 0.5 s: a high-pass near 0.3 Hz, below 50 rpm).
     private let meanRate = Q32_32(integer: 2)
     /// 10⁻⁸ (m/s²)⁴: round(10⁻⁸ × 2³²).
     private let noiseFloor = Q32_32(numerator: 1, denominator: 100_000_000)
 
-    public init() {}
+    // Not inlined: inlined into `ActivityClassifier.init` it made the classifier's
+    // construction hold a second copy of the ring on the stack (+560 bytes of peak stack on a
+    // Cortex-M0, whose whole pipeline has 8 KB of RAM; tools/test-firmware-qemu.sh).
+    @inline(never) public init() {}
 
     public mutating func update(acceleration a: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
         if !started {
@@ -49,7 +52,7 @@ public struct RhythmDetector: Sendable {
         }
         let dt = Q32_32(nanoseconds: time - previousTime)
         previousTime = time
-        lowPass = lowPass.approaching(a, by: min(Q32_32.one, twoPi4 * dt))
+        lowPass = lowPass.approaching(a, by: min(Q32_32.one, Self.twoPi4 * dt))
         mean = mean.approaching(lowPass, by: min(Q32_32.one, meanRate * dt))
         guard time >= nextSample else { return }
         // Fixed 10 Hz sample times (not "100 ms after the last sample"), so the lags are true.

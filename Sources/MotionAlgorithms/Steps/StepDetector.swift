@@ -36,8 +36,9 @@ public struct StepDetector: Sendable {
     public var confirmCorrelation = 500
     public var keepCorrelation = 300
 
-    /// The 3 Hz low-pass: π f_c = 3π /s, round(3π × 2³²).
-    private var smoothing = ButterworthLowPass<Q32_32>(piCutoff: Q32_32(rawValue: 40_479_113_114))
+    /// The 3 Hz low-pass of |a|: π f_c = 3π /s, round(3π × 2³²).
+    static let smoothingPiCutoff = Q32_32(rawValue: 40_479_113_114)
+    private var smoothing = ButterworthLowPass<Q32_32>(piCutoff: Self.smoothingPiCutoff)
     private var mean = Q32_32.zero
     /// The acceleration vector averaged over 1 s, m/s²: gravity's direction while the device
     /// is carried.
