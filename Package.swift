@@ -74,6 +74,7 @@ let package = Package(
             name: "motionctl",
             dependencies: [
                 "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism",
+                "MotionManagerCore",  // bench-batched
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",

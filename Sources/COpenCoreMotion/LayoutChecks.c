@@ -23,3 +23,7 @@ _Static_assert(offsetof(ocm_pedometer_data, has_floors) == 32 && offsetof(ocm_pe
 _Static_assert(sizeof(ocm_pedometer_data) == 72 && sizeof(ocm_pedometer_event) == 16, "ocm_pedometer_data, ocm_pedometer_event layout");
 _Static_assert(sizeof(ocm_pedometer_feature) == 4 && sizeof(ocm_pedometer_event_type) == 4, "enums are int-sized");
 _Static_assert(offsetof(ocm_motion_activity, confidence) == 16 && offsetof(ocm_motion_activity, unknown) == 40 && sizeof(ocm_motion_activity) == 48, "ocm_motion_activity layout");
+_Static_assert(offsetof(ocm_water_submersion_update, date_unix_ns) == 8 && offsetof(ocm_water_submersion_update, state) == 40, "ocm_water_submersion_update layout");
+_Static_assert(offsetof(ocm_water_submersion_update, temperature_c) == 48 && sizeof(ocm_water_submersion_update) == 64, "ocm_water_submersion_update layout");
+_Static_assert(sizeof(ocm_water_depth_state) == 4 && sizeof(ocm_water_submersion_update_kind) == 4, "enums are int-sized");
+_Static_assert(offsetof(ocm_altitude_data, precision_m) == 40 && sizeof(ocm_altitude_data) == 48 && sizeof(ocm_altitude_kind) == 4, "ocm_altitude_data layout");

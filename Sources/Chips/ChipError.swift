@@ -10,6 +10,8 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     case notReady(chip: String, bus: String, address: UInt8, what: String)
     /// The chip's factory calibration is unusable (all zeros or all ones: a bus returning junk).
     case invalidCalibration(chip: String, bus: String, address: UInt8)
+    /// The factory calibration read back fails its checksum (a corrupted transfer or PROM).
+    case calibrationChecksumMismatch(chip: String, bus: String, address: UInt8, stored: UInt8, computed: UInt8)
 
     public var description: String {
         switch self {
@@ -23,6 +25,10 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The \(chip) at \(hex(address)) on \(bus) did not finish \(what) in time. Power-cycle the sensor; if it persists, the chip may be damaged."
         case .invalidCalibration(let chip, let bus, let address):
             return "The \(chip) at \(hex(address)) on \(bus) returned an unusable factory calibration. The bus is probably returning junk: check wiring and pull-ups."
+        case .calibrationChecksumMismatch(let chip, let bus, let address, let stored, let computed):
+            return "The \(chip) at \(hex(address)) on \(bus) returned a factory calibration (PROM) whose CRC-4 does not match: "
+                + "stored \(hex(stored)), computed \(hex(computed)). The transfer was corrupted or the PROM is damaged: check wiring "
+                + "and pull-ups (a long cable in water needs a bus extender) and power-cycle the sensor; if it persists, replace the sensor."
         }
     }
 }

@@ -75,6 +75,34 @@ public enum ChipProbe {
                 }
             }
         }
+        if !findings.contains(where: { $0.address == MS5837Command.address }), let chip = try probeMS5837(bus) {
+            findings.append(Finding(address: MS5837Command.address, outcome: .identified(driver: chip.driver, chip: chip.name)))
+        }
         return findings.sorted { $0.address < $1.address }
+    }
+
+    /// The MS5837 has no identity register: it is recognised by a PROM (0xA0…0xAC) that is not
+    /// blank and passes its CRC-4, and told 30BA or 02BA by the product version in word 0.
+    /// Reading the PROM starts nothing on the chip. Nil when nothing or something else answers.
+    private static func probeMS5837(_ bus: some I2CBus) throws(BusError) -> (driver: String, name: String)? {
+        var words: [UInt16] = []
+        for index in 0..<MS5837Command.promWords {
+            var word: (UInt8, UInt8) = (0, 0)
+            do {
+                try withUnsafeMutableBytes(of: &word) { (buffer) throws(BusError) in
+                    try bus.readRegisters(address: MS5837Command.address, register: MS5837Command.promRead + UInt8(2 * index), into: buffer)
+                }
+            } catch {
+                if error.kind == .noAcknowledge { return nil }
+                throw error
+            }
+            words.append(UInt16(word.0) << 8 | UInt16(word.1))
+        }
+        let prom = MS5837Calibration(words: words)
+        guard !prom.isBlank, prom.isCRCValid else { return nil }
+        guard let variant = MS5837Variant.of(version: prom.version) else {
+            return ("ms5837-30ba", "MS5837 (unknown version \(hex(prom.version)): set ms5837-30ba or ms5837-02ba)")
+        }
+        return (variant.driver, variant.name)
     }
 }

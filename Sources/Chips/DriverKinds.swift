@@ -54,3 +54,9 @@ extension LPS25HDriver: BarometerDriver {
         try read().map { ($0.pressure, $0.temperature) }
     }
 }
+
+extension MS5837Driver: BarometerDriver {
+    public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
+        try read().map { ($0.pressure, $0.temperature) }
+    }
+}

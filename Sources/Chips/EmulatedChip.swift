@@ -24,9 +24,11 @@ extension EmulatedChip {
     public var nextDataReadyNanoseconds: Int64? { nil }
 }
 
-/// A barometer emulator: the engine sets the pressure it feels, in Pa.
+/// A barometer emulator: the engine sets the pressure it feels, in Pa, and the temperature
+/// of its surroundings, °C (a depth sensor's water temperature).
 public protocol EmulatedBarometer: EmulatedChip, I2CBus {
     var pressurePascals: Double { get set }
+    var temperatureCelsius: Double { get set }
 }
 
 extension LSM9DS1Emulator: EmulatedChip {}

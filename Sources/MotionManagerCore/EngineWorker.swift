@@ -9,17 +9,23 @@ import MotionEngine
 /// Confined to the engine thread (`LiveBoard.runSession` creates it there and never lets it
 /// escape), hence neither Sendable nor locked.
 final class EngineWorker {
-    private let board: LiveBoard
-    private var runtime: BoardRuntime
+    let board: LiveBoard
+    private(set) var runtime: BoardRuntime
     /// CLOCK_MONOTONIC (ns) at the current runtime's board time 0.
-    private var origin: Int64
+    private(set) var origin: Int64
     /// The latest timestamp handed out, so that a restarted recording never goes back in time.
-    private var latestTimestamp: Int64 = .min
+    private(set) var latestTimestamp: Int64 = .min
     private let subscribers = SensorSubscribers()
     private var raw: [Int: (subscription: EngineSubscription, token: SensorSubscribers.Token)] = [:]
     private var motions: [MotionSubscriber] = []
+    /// The current runtime's loss counts already added to `board.sampleLoss`.
+    private var forwardedLoss = InlineArray<5, SampleLoss>(repeating: SampleLoss())
     /// Stages fed every reading of their channels (the pedometer), by tap id.
     private var taps: [Int: (tap: ReadingTap, token: SensorSubscribers.Token)] = [:]
+    /// The board the runtime runs: the board file's, or with its FIFO IMU at its highest rate
+    /// while batched clients run (`BatchedStage`).
+    private(set) var running: BoardDescription
+    let batched: BatchedStage
 
     private struct MotionSubscriber {
         let subscription: EngineSubscription
@@ -30,6 +36,7 @@ final class EngineWorker {
     init(board: LiveBoard) throws(EngineError) {
         self.board = board
         runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
+        running = board.description
         origin = PacedClock.monotonicNanoseconds()
         // What `motionctl calibrate` stored for this board (gyroscope bias, accelerometer, magnetometer).
         calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board.path))
@@ -38,12 +45,13 @@ final class EngineWorker {
             saver = OnlineCalibrationSaver(path: BoardCalibration.path(forBoard: board.path),
                                            board: board.path.split(separator: "/").last.map(String.init) ?? board.path)
         }
+        batched = BatchedStage(board: board.description, calibration: calibration)
     }
 
     private let calibration: BoardCalibration?
     private var saver: OnlineCalibrationSaver?
 
-    var isIdle: Bool { raw.isEmpty && motions.isEmpty && taps.isEmpty }
+    var isIdle: Bool { raw.isEmpty && motions.isEmpty && taps.isEmpty && batched.isEmpty }
 
     func apply(_ command: Command) {
         switch command {
@@ -67,6 +75,11 @@ final class EngineWorker {
             completion?.finish(nil)
         case .removeTap(let id, let completion):
             if let entry = taps.removeValue(forKey: id) { subscribers.unsubscribe(entry.token) }
+            completion?.finish(nil)
+        case .addBatched(let client, let completion):
+            completion?.finish(addBatched(client))
+        case .removeBatched(let id, let completion):
+            removeBatched(id: id)
             completion?.finish(nil)
         case .setInterval(let id, let interval):
             if let entry = raw[id], let channel = entry.subscription.stream.channel {
@@ -96,9 +109,11 @@ final class EngineWorker {
     func step() {
         do {
             try runtime.step(notAfter: runtime.nowNanoseconds + LiveBoard.commandLatencyNanoseconds) { reading in publish(reading) }
+            board.sampleLoss.forward(runtime, &forwardedLoss)
+            if !batched.isEmpty { batched.observe(overflows: fastChipOverflows) }
             if runtime.isFinished {
-                runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
-                origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
+                try restart(running)
+                batched.runtimeChanged(decimation: batched.decimation, periodNanoseconds: batched.periodNanoseconds, overflows: 0)
             }
         } catch {
             let failure = MotionManagerError(.unknown, "The board file \(board.path) (\"\(board.description.name)\") stopped: \(error)")
@@ -114,16 +129,30 @@ final class EngineWorker {
                 entry.tap.deliver(.failed(failure))
                 subscribers.unsubscribe(entry.token)
             }
+            batched.fail(failure)
             raw = [:]
             motions = []
             taps = [:]
         }
     }
 
+    /// Runs `description` on a new runtime (the board file's, or the fast one for batched
+    /// clients; a simulated board starts its recording over): timestamps go on from a new origin,
+    /// never back in time. The old runtime is released only once the new one is up.
+    func restart(_ description: BoardDescription) throws(EngineError) {
+        // The old runtime's losses are the board's: forwarded before it goes.
+        board.sampleLoss.forward(runtime, &forwardedLoss)
+        runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: 1)
+        forwardedLoss = InlineArray(repeating: SampleLoss())
+        running = description
+        origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
+    }
+
     private func publish(_ reading: SensorReading) {
         var stamped = reading
         stamped.timestampNanoseconds = origin + reading.timestampNanoseconds
         latestTimestamp = max(latestTimestamp, stamped.timestampNanoseconds)
+        guard batched.take(stamped) else { return }
         subscribers.publish(stamped)
         for index in motions.indices {
             let motion = motions[index].estimator.process(stamped)

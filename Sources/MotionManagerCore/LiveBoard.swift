@@ -17,6 +17,8 @@ package final class LiveBoard: Sendable {
     package let description: BoardDescription
     /// The sensors the board's chips give.
     package let channels: Set<SensorChannel>
+    /// Samples the board lost or read twice, per sensor (issue 11's timing contract: never silent).
+    package let sampleLoss = SampleLossCounts()
 
     private struct Control {
         /// Whether an engine thread exists (it clears this, under the lock, just before it ends).
@@ -105,6 +107,18 @@ package final class LiveBoard: Sendable {
         }
         if spawn { spawnEngineThread() }
         if let error = completion?.wait() { throw error }
+    }
+
+    /// Adds a batched client (`CMBatchedSensorManager`): the board's FIFO IMU switches to its
+    /// highest rate if it is not there yet. Returns once the engine runs it, as `add` does.
+    package func add(_ client: BatchedClient) throws(MotionManagerError) {
+        try send { .addBatched(client, $0) }
+    }
+
+    /// Removes a batched client (its queue ends); the last one puts the IMU back at its rate.
+    package func remove(_ client: BatchedClient) {
+        client.cancel(nil)
+        withdraw { .removeBatched(id: client.id, $0) }
     }
 
     /// Removes `subscription`: its sink gets nothing more from the moment this is called, and
@@ -252,12 +266,14 @@ enum Command: Sendable {
     case setInterval(id: Int, intervalNanoseconds: Int64)
     case addTap(ReadingTap, Completion?)
     case removeTap(id: Int, Completion?)
+    case addBatched(BatchedClient, Completion?)
+    case removeBatched(id: Int, Completion?)
 
     /// Answers the command without applying it (the board could not be brought up).
     func complete(with failure: MotionManagerError) {
         switch self {
-        case .add(_, _, let completion), .addTap(_, let completion): completion?.finish(failure)
-        case .remove(_, let completion), .removeTap(_, let completion): completion?.finish(nil)
+        case .add(_, _, let completion), .addTap(_, let completion), .addBatched(_, let completion): completion?.finish(failure)
+        case .remove(_, let completion), .removeTap(_, let completion), .removeBatched(_, let completion): completion?.finish(nil)
         case .setInterval: break
         }
     }

@@ -7,7 +7,7 @@
 ///
 /// `@unchecked Sendable`, and why it is safe: the class is `public` but not `open`, so its only
 /// subclasses are this module's (`CMAccelerometerData`, `CMGyroData`, `CMMagnetometerData`,
-/// `CMDeviceMotion`, `CMMotionActivity`); this class and every one of them is immutable after `init` (`let`
+/// `CMDeviceMotion`, `CMMotionActivity`, `CMAltitudeData`, `CMAbsoluteAltitudeData`); this class and every one of them is immutable after `init` (`let`
 /// properties of Sendable types only; `CMDeviceMotion.attitude` is a `CMAttitude`, itself
 /// Sendable through its Mutex). The only reason for `unchecked` is that a non-final class cannot
 /// declare checked Sendable conformance.

@@ -25,11 +25,6 @@ private struct ActivityCallback: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func handle(_ pointer: OpaquePointer?) -> ActivityManagerHandle? {
     ActivityManagerHandle.registry.object(for: UnsafeRawPointer(pointer))
 }

@@ -24,6 +24,13 @@ enum LastError {
     }
 }
 
+/// Every C function's failure path: `message` becomes the thread's last error, `status` the
+/// function's result.
+func fail(_ status: ocm_status, _ message: String) -> ocm_status {
+    LastError.set(message)
+    return status
+}
+
 @c @implementation
 public func ocm_last_error_message() -> UnsafePointer<CChar>? {
     LastError.message

@@ -49,11 +49,6 @@ private struct EngineThreadCallback: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func stream(_ value: ocm_stream) -> MotionStream? {
     MotionStream(rawValue: Int(value.rawValue))
 }
@@ -190,11 +185,26 @@ public func ocm_motion_manager_error_message(_ manager: OpaquePointer?) -> Unsaf
     MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager))?.failures.latest
 }
 
+@c @implementation
+public func ocm_motion_manager_lost_samples(_ manager: OpaquePointer?, _ stream: ocm_stream, _ dropped: UnsafeMutablePointer<UInt64>?,
+                                            _ duplicated: UnsafeMutablePointer<UInt64>?) -> ocm_status {
+    guard let handle = MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager)) else {
+        return fail(OCM_STATUS_INVALID_HANDLE, "ocm_motion_manager_lost_samples: not an open motion manager")
+    }
+    guard let motionStream = OpenCoreMotionC.stream(stream) else {
+        return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_motion_manager_lost_samples: \(stream.rawValue) is not an ocm_stream")
+    }
+    let loss = handle.manager.sampleLoss(motionStream)
+    dropped?.pointee = UInt64(loss.dropped)
+    duplicated?.pointee = UInt64(loss.duplicated)
+    return OCM_STATUS_OK
+}
+
 // MARK: Conversions to the C structs
 
-private func vector(_ x: Double, _ y: Double, _ z: Double) -> ocm_vector3 { ocm_vector3(x: x, y: y, z: z) }
+func vector(_ x: Double, _ y: Double, _ z: Double) -> ocm_vector3 { ocm_vector3(x: x, y: y, z: z) }
 
-private func motionData(_ sample: MotionSample) -> ocm_motion_data {
+func motionData(_ sample: MotionSample) -> ocm_motion_data {
     var data = ocm_motion_data()
     data.stream = ocm_stream(UInt32(sample.stream.rawValue))
     switch sample {

@@ -30,11 +30,6 @@ private struct EventCallback: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 private func handle(_ pointer: OpaquePointer?) -> PedometerHandle? {
     PedometerHandle.registry.object(for: UnsafeRawPointer(pointer))
 }

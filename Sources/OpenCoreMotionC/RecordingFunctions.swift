@@ -27,11 +27,6 @@ private func status(for error: RecordingError) -> ocm_status {
     error.line == nil ? OCM_STATUS_IO_ERROR : OCM_STATUS_MALFORMED_RECORDING
 }
 
-private func fail(_ status: ocm_status, _ message: String) -> ocm_status {
-    LastError.set(message)
-    return status
-}
-
 @c @implementation
 public func ocm_recording_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_recording_open: out is NULL") }

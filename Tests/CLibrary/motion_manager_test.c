@@ -44,7 +44,12 @@ static void test_availability_and_errors(void) {
     CHECK(ocm_motion_manager_copy_latest(gy521, OCM_STREAM_GYROSCOPE, &data) == OCM_STATUS_NO_DATA, "nothing yet");
     CHECK(ocm_motion_manager_copy_latest(gy521, OCM_STREAM_GYROSCOPE, NULL) == OCM_STATUS_INVALID_ARGUMENT, "NULL out");
     CHECK(ocm_motion_manager_error_message(gy521) == NULL, "no failure");
+    uint64_t lost = 99, repeated = 99;
+    CHECK(ocm_motion_manager_lost_samples(gy521, OCM_STREAM_DEVICE_MOTION, &lost, &repeated) == OCM_STATUS_OK && lost == 0 && repeated == 0,
+          "nothing lost before the board ran: %llu, %llu", (unsigned long long)lost, (unsigned long long)repeated);
+    CHECK(ocm_motion_manager_lost_samples(gy521, (ocm_stream)7, &lost, NULL) == OCM_STATUS_INVALID_ARGUMENT, "not a stream");
     ocm_motion_manager_close(gy521);
+    CHECK(ocm_motion_manager_lost_samples(gy521, OCM_STREAM_GYROSCOPE, NULL, NULL) == OCM_STATUS_INVALID_HANDLE, "closed handle");
 
     /* Closed, NULL and stray handles are answered, never dereferenced. */
     CHECK(ocm_motion_manager_stop(gy521, OCM_STREAM_GYROSCOPE) == OCM_STATUS_INVALID_HANDLE, "closed handle");
@@ -82,6 +87,10 @@ static void test_pull_push_and_stop(void) {
     CHECK(ocm_motion_manager_stop(manager, OCM_STREAM_GYROSCOPE) == OCM_STATUS_OK, "stop");
     long after_stop = updates; /* the callback is no longer running: safe to read */
     CHECK(after_stop >= 20 && after_stop <= 80, "%ld gyroscope updates in 1 s at 0.02 s", after_stop);
+    uint64_t lost = 99, repeated = 99;
+    status = ocm_motion_manager_lost_samples(manager, OCM_STREAM_GYROSCOPE, &lost, &repeated);
+    CHECK(status == OCM_STATUS_OK && lost == 0 && repeated == 0, "a simulated board loses nothing: %s, %llu lost, %llu repeated",
+          ocm_status_string(status), (unsigned long long)lost, (unsigned long long)repeated);
     ocm_motion_data data;
     status = ocm_motion_manager_copy_latest(manager, OCM_STREAM_ACCELEROMETER, &data);
     CHECK(status == OCM_STATUS_OK && data.stream == OCM_STREAM_ACCELEROMETER, "%s", ocm_status_string(status));

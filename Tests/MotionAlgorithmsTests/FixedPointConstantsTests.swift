@@ -28,7 +28,8 @@ import Testing
         #expect(settings.restMinimumDuration == Q32_32(1.5))
         #expect(settings.restGyroscopeThreshold * settings.restGyroscopeThreshold == Q32_32((2.0 * .pi / 180) * (2.0 * .pi / 180)))
         for (timeConstant, seconds) in [(settings.magnetometerTimeConstant, 9.0), (settings.restFilterTimeConstant, 0.5),
-                                        (settings.restBiasTimeConstant, 2.0), (settings.motionBiasTimeConstant, 100.0)] {
+                                        (settings.restBiasTimeConstant, 2.0), (settings.motionBiasTimeConstant, 100.0),
+                                        (settings.motionBiasStartTimeConstant, 12.0)] {
             #expect(timeConstant == Q32_32(seconds))
             #expect(timeConstant.reciprocal == Q32_32(1 / seconds))
         }

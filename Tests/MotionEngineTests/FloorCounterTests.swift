@@ -10,11 +10,14 @@ import Testing
 
     /// Runs `seconds` at 4 Hz with height(t) and the stepping flag; returns (up, down).
     static func run(seconds: Double, stepping: Bool, height: (Double) -> Double) -> (Int, Int) {
+        // The pedometer's pipeline: pressure → altitude (BarometricAltimeter) → floors.
+        var altimeter = BarometricAltimeter()
+        altimeter.update(temperatureCelsius: Q32_32(15.0))
         var counter = FloorCounter()
-        counter.update(temperatureCelsius: Q32_32(15.0))
         for index in 0..<Int(seconds * 4) {
             let t = Double(index) / 4
-            counter.update(pressure: pressure(at: height(t)), dt: Q32_32(0.25), stepping: stepping)
+            altimeter.update(pressure: pressure(at: height(t)), dt: Q32_32(0.25))
+            counter.update(altitude: altimeter.relativeAltitude, dt: Q32_32(0.25), stepping: stepping)
         }
         return (counter.floorsAscended, counter.floorsDescended)
     }

@@ -44,6 +44,31 @@ import Testing
         #expect(Self.run(seconds: 30, stepFrequency: 1, amplitude: 0, noise: 0.1).isEmpty)
     }
 
+    /// The device moved to and fro along x by the hand at 0.9 Hz (6 m/s² peak), gravity along z:
+    /// |a| ≈ g + a²/2g swings at 1.8 Hz, regular and periodic like steps, but sideways.
+    static func handTranslation(_ detector: inout StepDetector) -> Int {
+        var steps = 0
+        for index in 0..<3000 {
+            let t = Double(index) / 100
+            let acceleration = FusionVector(x: Q32_32(6 * sin(2 * .pi * 0.9 * t)), y: Q32_32(0.3), z: Q32_32(9.81))
+            detector.update(acceleration: acceleration, timeNanoseconds: Int64(index) * 10_000_000) { output in
+                if case .step = output { steps += 1 }
+            }
+        }
+        return steps
+    }
+
+    @Test func aDeviceMovedToAndFroByTheHandIsNotAWalk() {
+        var detector = StepDetector()
+        #expect(Self.handTranslation(&detector) == 0)
+        // The same signal without the bounce test is a walk of over 40 steps: the test is what
+        // tells the hand from a gait here.
+        var unguarded = StepDetector()
+        unguarded.confirmVerticalShare = 0
+        unguarded.keepVerticalShare = 0
+        #expect(Self.handTranslation(&unguarded) > 40)
+    }
+
     @Test func isolatedBumpsAreNotAWalk() {
         // Three taps 2.5 s apart (a phone put down, picked up): no rhythm, no steps.
         var detector = StepDetector()

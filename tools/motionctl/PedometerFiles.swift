@@ -5,13 +5,12 @@ import Recordings
 
 /// The pedometer's replay outputs (../shared/specs/replay-outputs.md): `steps.csv`,
 /// `pedometer_updates.csv` (the live updates a CMPedometer handler would have received),
-/// `pedometer_events.csv`, `altitude.csv` and, at the end, `pedometer.json`.
+/// `pedometer_events.csv` and, at the end, `pedometer.json` (`altitude.csv` is `AltitudeFile`'s).
 final class PedometerFiles {
     private let folder: String
     private let steps: OutputFile
     private let updates: OutputFile
     private let events: OutputFile
-    private let altitude: OutputFile
     private var schedule = PedometerUpdateSchedule()
     private var start: Int64?
 
@@ -21,7 +20,6 @@ final class PedometerFiles {
         updates = try OutputFile(folder: folder, name: "pedometer_updates.csv",
                                  header: "t,number_of_steps,distance,floors_ascended,floors_descended,current_pace,current_cadence,average_active_pace")
         events = try OutputFile(folder: folder, name: "pedometer_events.csv", header: "t,type,delivered_t")
-        altitude = try OutputFile(folder: folder, name: "altitude.csv", header: "t,relative_altitude,pressure")
     }
 
     /// One reading through the stage, its outputs written; then the live update if one is due.
@@ -37,10 +35,6 @@ final class PedometerFiles {
                              + TimestampFormatting.format(event.deliveredNanoseconds))
             }
         }
-        if case .pressure(let pressure) = reading.value {
-            altitude.write(TimestampFormatting.format(time) + "," + String(format: "%.3f", stage.relativeAltitude)
-                           + "," + String(format: "%.5f", pressure.doubleValue / 1000))
-        }
         if schedule.isDue(at: time, steps: stage.numberOfSteps) {
             updates.write(TimestampFormatting.format(time) + "," + Self.dataFields(stage))
         }
@@ -48,7 +42,7 @@ final class PedometerFiles {
 
     /// Closes the CSV files and writes `pedometer.json` (CMPedometerData over the recording).
     func finish(_ stage: PedometerStage, end: Int64) throws {
-        for file in [steps, updates, events, altitude] { try file.close() }
+        for file in [steps, updates, events] { try file.close() }
         let text = "{\"start\": \(TimestampFormatting.format(start ?? 0)), \"end\": \(TimestampFormatting.format(end)), "
             + "\"number_of_steps\": \(stage.numberOfSteps), \"distance\": \(String(format: "%.3f", stage.distanceMeters)), "
             + "\"floors_ascended\": \(json(stage.floorsAscended)), \"floors_descended\": \(json(stage.floorsDescended)), "

@@ -77,6 +77,7 @@ struct Replay: ParsableCommand {
         let deviceMotion = try DeviceMotionFile(path: (out as NSString).appendingPathComponent("device_motion.csv"))
         var pedometer = PedometerStage(stride: StrideModel(heightMeters: heightCm / 100, scale: strideScale))
         let pedometerFiles = try PedometerFiles(folder: out)
+        let altitudeFile = try AltitudeFile(folder: out)
         var activity = ActivityStage()
         let activityFile = try ActivityFile(folder: out)
         var last: Int64 = 0
@@ -85,10 +86,12 @@ struct Replay: ParsableCommand {
             last = reading.timestampNanoseconds
             if let motion = estimator.process(reading) { deviceMotion.write(motion) }
             pedometerFiles.process(reading, through: &pedometer)
+            altitudeFile.process(reading)
             activity.process(reading) { activityFile.write($0) }
         }
         try deviceMotion.close()
         try pedometerFiles.finish(pedometer, end: last)
+        try altitudeFile.close()
         try activityFile.finish(endNanoseconds: last)
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")

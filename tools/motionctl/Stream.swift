@@ -8,11 +8,14 @@ struct Stream: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print live sensor values from a board (default: the simulated GY-521).")
 
-    @Option(name: .customLong("board"), help: "A board file (see boards/README.md; default: boards/sim-gy-521.board, with --pedometer or --activity boards/sim-walker.board).")
+    @Option(name: .customLong("board"), help: "A board file (see boards/README.md; default: boards/sim-gy-521.board, with --pedometer or --activity boards/sim-walker.board, with --altitude boards/sim-gy-521-bmp280.board).")
     var boardFile: String?
 
-    /// `--board`, or the default: the simulated walker for the pedometer and activity, else the GY-521.
-    var board: String { boardFile ?? BoardDescription.boardsFolder + (pedometer || activity ? "/sim-walker.board" : "/sim-gy-521.board") }
+    /// `--board`, or the default: the simulated walker for the pedometer and activity, the
+    /// GY-521 with a BMP280 for the altimeter, else the GY-521.
+    var board: String {
+        boardFile ?? BoardDescription.boardsFolder + (pedometer || activity ? "/sim-walker.board" : altitude ? "/sim-gy-521-bmp280.board" : "/sim-gy-521.board")
+    }
 
     @OptionGroup var playback: PlaybackOptions
 
@@ -31,12 +34,21 @@ struct Stream: ParsableCommand {
     @Flag(help: "Print motion activity (stationary, walking, running, automotive, cycling, with confidence) on each transition, as Core Motion's live updates, then the smoothed history.")
     var activity = false
 
+    @Flag(help: "Print the altimeter's updates (relative altitude, pressure, absolute altitude with accuracy and precision) about every second, as Core Motion's.")
+    var altitude = false
+
+    @Option(help: "With --altitude: the sea-level pressure absolute altitude is measured against, kPa (a QNH; default the standard atmosphere's 101.325).")
+    var seaLevelPressure: Double?
+
     @Option(help: "With --device-motion: the reference frame (\(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))).")
     var frame: String = AttitudeReferenceFrame.xArbitraryZVertical.rawValue
 
     func validate() throws {
-        guard [pedometer, deviceMotion, activity].filter({ $0 }).count <= 1 else {
-            throw ValidationError("--pedometer, --device-motion and --activity cannot be combined: run one stream at a time")
+        guard [pedometer, deviceMotion, activity, altitude].filter({ $0 }).count <= 1 else {
+            throw ValidationError("--pedometer, --device-motion, --activity and --altitude cannot be combined: run one stream at a time")
+        }
+        if let seaLevelPressure, !(80...110).contains(seaLevelPressure) {
+            throw ValidationError("--sea-level-pressure must be 80…110 kPa (1013.2 hPa is 101.32), got \(seaLevelPressure)")
         }
         guard interval >= 0, interval.isFinite else { throw ValidationError("--interval must be 0 or more seconds, got \(interval)") }
         guard AttitudeReferenceFrame(rawValue: frame) != nil else {
@@ -52,6 +64,7 @@ struct Stream: ParsableCommand {
         if deviceMotion { return try streamDeviceMotion(runtime, description) }
         if pedometer { return try streamPedometer(runtime) }
         if activity { return try streamActivity(runtime) }
+        if altitude { return try streamAltitude(runtime) }
         print("       t s  sensor  x             y             z")
         // Two subscribers, as two apps would have: one counts every reading, one prints at its interval.
         let subscribers = SensorSubscribers()
@@ -64,7 +77,9 @@ struct Stream: ParsableCommand {
             for chip in runtime.status {
                 print("\(chip.label) (\(chip.driver)): \(chip.trigger); \(chip.readings) readings, \(chip.edges) edges, "
                       + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows, \(chip.busErrors) bus errors retried, "
-                      + "\(chip.stuckEpisodes) stuck, \(chip.silentEpisodes) silent"
+                      + "\(chip.stuckEpisodes) stuck, \(chip.silentEpisodes) silent, "
+                      + "\(chip.droppedSamples.reduce(0, +)) samples dropped, \(chip.duplicateSamples.reduce(0, +)) duplicates withheld; "
+                      + "timestamps from the \(chip.timestampSource.rawValue)"
                       + (chip.lastBusError.map { " (last: \($0))" } ?? ""))
             }
         }

@@ -348,6 +348,18 @@ ocm_status ocm_motion_manager_stop(ocm_motion_manager *manager, ocm_stream strea
 OCM_WARN_UNUSED_RESULT
 ocm_status ocm_motion_manager_copy_latest(const ocm_motion_manager *manager, ocm_stream stream, ocm_motion_data *out);
 
+/**
+ * Samples of `stream`'s sensors that the board lost before any stream saw them (a chip's FIFO
+ * overflowed, a data-ready edge was missed, a chip was read too late) and samples it read twice
+ * (withheld, so timestamps strictly increase), since the process first started the board:
+ * shared by every manager of the board file. Device motion counts its accelerometer's and
+ * gyroscope's together. Either out pointer may be NULL.
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (not a stream).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_motion_manager_lost_samples(const ocm_motion_manager *manager, ocm_stream stream, uint64_t *dropped,
+                                           uint64_t *duplicated);
+
 /** The message of the failure that stopped the manager's board (what the callbacks got with
  *  OCM_STATUS_DEVICE_ERROR), or NULL if none or the handle is invalid. Owned by the manager:
  *  valid until ocm_motion_manager_close(). */
@@ -626,6 +638,344 @@ ocm_status ocm_activity_manager_query(const ocm_activity_manager *manager, int64
  *  NULL if none or the handle is invalid. Owned by the manager: valid until
  *  ocm_activity_manager_close(). */
 const char *ocm_activity_manager_error_message(const ocm_activity_manager *manager);
+
+/* ---------------------------------------------------------------------------------------------
+ * Water submersion: Core Motion's CMWaterSubmersionManager on a board with a depth sensor (an
+ * MS5837-30BA or -02BA; boards/sim-ms5837.board simulates a dive).
+ *
+ * Depth below the surface, the static and surface pressures, the submersion state, submerged /
+ * not-submerged events and, while submerged, the water's temperature with its uncertainty. The
+ * surface pressure is learned from the moment updates start: start them out of the water (at
+ * least 4 s before going in). Depth = (pressure - surface pressure) / (density x 9.80665).
+ * States (Core Motion's raw values): submerged from 0.25 m (two readings in a row), surfaced
+ * below 0.10 m; deep from 1 m; approaching the maximum depth from 90 % of it; past it beyond
+ * it; each boundary crossed going up 0.10 m above it.
+ *
+ * Each manager has its own density, maximum depth and surface; managers of one board file share
+ * its engine. Dates are wall-clock times (nanoseconds since 1970, CLOCK_REALTIME), _unix_ns.
+ * Callbacks run ON THE ENGINE THREAD, with the motion manager's rules (see above).
+ * ------------------------------------------------------------------------------------------- */
+
+/** A board opened for water submersion. */
+typedef struct ocm_water_submersion_manager ocm_water_submersion_manager;
+
+/** Water densities, kg/m3: fresh water, and mean sea-surface seawater. */
+#define OCM_WATER_DENSITY_FRESH 1000.0
+#define OCM_WATER_DENSITY_SALT 1025.0
+
+/** Core Motion's CMWaterSubmersionMeasurement.DepthState, with its raw values. */
+typedef enum ocm_water_depth_state {
+    OCM_WATER_DEPTH_UNKNOWN = 0,              /**< the surface pressure is not known yet */
+    OCM_WATER_DEPTH_NOT_SUBMERGED = 100,
+    OCM_WATER_DEPTH_SUBMERGED_SHALLOW = 200,  /**< shallower than 1 m */
+    OCM_WATER_DEPTH_SUBMERGED_DEEP = 300,
+    OCM_WATER_DEPTH_APPROACHING_MAX = 400,    /**< within 10 % of the maximum depth */
+    OCM_WATER_DEPTH_PAST_MAX = 500,
+    OCM_WATER_DEPTH_SENSOR_ERROR = 600        /**< the pressure cannot be a depth */
+} ocm_water_depth_state;
+
+/** What an update carries. */
+typedef enum ocm_water_submersion_update_kind {
+    OCM_WATER_SUBMERSION_EVENT = 0,        /**< went under or came up: `submerged` */
+    OCM_WATER_SUBMERSION_MEASUREMENT = 1,  /**< depth, pressures, state */
+    OCM_WATER_SUBMERSION_TEMPERATURE = 2   /**< the water's temperature (only while submerged) */
+} ocm_water_submersion_update_kind;
+
+/** One update: the fields of its kind are set, the others 0 (NaN for doubles). */
+typedef struct ocm_water_submersion_update {
+    ocm_water_submersion_update_kind kind;
+    /** EVENT: 1 submerged, 0 not submerged (Core Motion's CMWaterSubmersionEvent). */
+    int32_t submerged;
+    int64_t date_unix_ns;
+    /** MEASUREMENT (Core Motion's CMWaterSubmersionMeasurement): depth in metres and the
+     *  surface pressure in Pa, NaN until the surface is known; the static pressure in Pa. */
+    double depth_m;
+    double pressure_pa;
+    double surface_pressure_pa;
+    ocm_water_depth_state state;
+    /** TEMPERATURE (Core Motion's CMWaterTemperature): degrees Celsius, and its uncertainty (±). */
+    double temperature_c;
+    double temperature_uncertainty_c;
+} ocm_water_submersion_update;
+
+/**
+ * A water-submersion update's callback, run ON THE ENGINE THREAD.
+ * @param update     valid only during the call; NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with an update; or, once, OCM_STATUS_DEVICE_ERROR: the board
+ *                   stopped (message in ocm_water_submersion_error_message()).
+ */
+typedef void (*ocm_water_submersion_callback)(const ocm_water_submersion_update *update, ocm_status status, void *user_data);
+
+/**
+ * Opens a board for water submersion (reads the board file only: the board comes up when
+ * updates start).
+ * @param board_path          a board file (NULL: "boards/sim-ms5837.board", a simulated dive).
+ * @param water_density_kg_m3 OCM_WATER_DENSITY_FRESH, OCM_WATER_DENSITY_SALT or a measured
+ *                            density (500 to 2000).
+ * @param maximum_depth_m     the depth the device is rated for, m; 0 (or NaN): the depth
+ *                            sensor's range in this water.
+ * @param out                 receives the handle (NULL on failure).
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out, a density or depth out of
+ *         range), OCM_STATUS_IO_ERROR or OCM_STATUS_MALFORMED_BOARD.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_open(const char *board_path, double water_density_kg_m3, double maximum_depth_m,
+                                     ocm_water_submersion_manager **out);
+
+/** Stops its updates and frees the manager. NULL and invalid handles are ignored. */
+void ocm_water_submersion_close(ocm_water_submersion_manager *manager);
+
+/** 1 if the board has a depth sensor and no other barometer, else 0 (also for an invalid handle). */
+int ocm_water_submersion_is_available(const ocm_water_submersion_manager *manager);
+
+/** The maximum depth in metres; NaN without a depth sensor or for an invalid handle. */
+double ocm_water_submersion_maximum_depth(const ocm_water_submersion_manager *manager);
+
+/**
+ * Starts updates (replacing running ones; the surface is learned anew): every measurement (25
+ * a second on an MS5837 at its highest resolution), each event, and the water temperature while
+ * submerged.
+ * @param callback   called with each update on the engine thread; NULL to poll with
+ *                   ocm_water_submersion_copy_latest() instead.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_NOT_AVAILABLE (no depth sensor);
+ *         OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_start_updates(ocm_water_submersion_manager *manager, ocm_water_submersion_callback callback,
+                                              void *user_data);
+
+/** Stops updates (see "Callbacks" above). @return OCM_STATUS_OK or OCM_STATUS_INVALID_HANDLE. */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_stop_updates(ocm_water_submersion_manager *manager);
+
+/** Copies the latest measurement (kind MEASUREMENT) since updates started.
+ *  @return OCM_STATUS_OK; OCM_STATUS_NO_DATA before the first; OCM_STATUS_INVALID_HANDLE;
+ *  OCM_STATUS_INVALID_ARGUMENT (NULL out). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_water_submersion_copy_latest(const ocm_water_submersion_manager *manager, ocm_water_submersion_update *out);
+
+/** The message of the failure that stopped the manager's board or kept it from coming up, or
+ *  NULL if none or the handle is invalid. Owned by the manager: valid until
+ *  ocm_water_submersion_close(). */
+const char *ocm_water_submersion_error_message(const ocm_water_submersion_manager *manager);
+
+/* -------------------------------------------------------------------------------------------
+ * Altimeter: Core Motion's CMAltimeter on a board with a barometer (BMP280/BME280, LPS25H).
+ *
+ * Relative altitude since updates started (metres, up positive, with the low-passed pressure in
+ * kPa) and absolute altitude above sea level by the standard atmosphere (ICAO) with its accuracy
+ * and precision. Updates come at Core Motion's pace: the first a second after the start (once the
+ * low-pass has a second of readings; relative altitude 0), then about every second. Pressure is low-passed with a 1 s time
+ * constant (a floor climb shows within a second, 1 s behind); height changes are scaled by the
+ * board's thermometer (15 °C without one). Relative altitude follows the weather too (about 8 m
+ * per hPa), as Core Motion's does. Nothing runs while no updates are on.
+ *
+ * Callbacks run ON THE ENGINE THREAD, with the motion manager's rules (see above): keep them
+ * short; they may call ocm_altimeter_copy_latest() and the stop functions; when a stop function
+ * or ocm_altimeter_close() returns (outside a callback), the callback is not running and is not
+ * called again.
+ * ------------------------------------------------------------------------------------------- */
+
+/** A board opened for altitude. */
+typedef struct ocm_altimeter ocm_altimeter;
+
+/** Which altitude: Core Motion's two kinds of update. */
+typedef enum ocm_altitude_kind {
+    OCM_ALTITUDE_RELATIVE = 0,  /**< CMAltitudeData: relative_altitude_m and pressure_kpa */
+    OCM_ALTITUDE_ABSOLUTE = 1   /**< CMAbsoluteAltitudeData: altitude_m, accuracy_m, precision_m */
+} ocm_altitude_kind;
+
+/** One altitude update: Core Motion's CMAltitudeData and CMAbsoluteAltitudeData in one (every
+ *  field is filled for both kinds). */
+typedef struct ocm_altitude_data {
+    int64_t timestamp_ns;        /**< the pressure reading's, CLOCK_MONOTONIC, nanoseconds */
+    double relative_altitude_m;  /**< metres since updates of this kind started, up positive */
+    double pressure_kpa;         /**< low-passed pressure, kPa */
+    double altitude_m;           /**< metres above the sea-level pressure's level */
+    double accuracy_m;           /**< one standard deviation of altitude_m's error: the sea-level
+                                      pressure's uncertainty as height (about 83 m for the standard
+                                      atmosphere, 8 m for a QNH) */
+    double precision_m;          /**< one standard deviation of the altitude's noise, measured */
+} ocm_altitude_data;
+
+/**
+ * An altitude update's callback, run ON THE ENGINE THREAD.
+ * @param data       the update, valid only during the call; NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with data; or, once, OCM_STATUS_DEVICE_ERROR: the board
+ *                   stopped (message in ocm_last_error_message() during the call and in
+ *                   ocm_altimeter_error_message()); nothing more comes until updates are started
+ *                   again, which brings the board up again.
+ * @param user_data  what was given to ocm_altimeter_start_updates().
+ */
+typedef void (*ocm_altitude_callback)(const ocm_altitude_data *data, ocm_status status, void *user_data);
+
+/**
+ * Opens a board's altimeter: reads the board file only (the board comes up at the first start).
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the simulated
+ *                    MPU-9250, which has no barometer; "boards/sim-gy-521-bmp280.board" has one).
+ * @param out         receives the handle (NULL on failure); close it with ocm_altimeter_close().
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
+ *         OCM_STATUS_MALFORMED_BOARD.
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_open(const char *board_path, ocm_altimeter **out);
+
+/** Stops its updates and frees the altimeter. NULL and invalid handles are ignored. */
+void ocm_altimeter_close(ocm_altimeter *altimeter);
+
+/** 1 if the board has a barometer (relative and absolute altitude), else 0 (also for an invalid
+ *  handle). */
+int ocm_altimeter_is_available(const ocm_altimeter *altimeter);
+
+/**
+ * Measures absolute altitude against a sea-level pressure of `kpa` (such as a nearby airfield's
+ * QNH: 1013.2 hPa is 101.32 kPa) known to `uncertainty_kpa` (one standard deviation; 0.1 for a
+ * recent QNH), from the next start. Until called: the standard atmosphere's 101.325 kPa, 1.0 kPa.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (kpa outside
+ *         80…110, or uncertainty outside 0…10).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_set_sea_level_pressure(ocm_altimeter *altimeter, double kpa, double uncertainty_kpa);
+
+/**
+ * Starts `kind` updates, replacing running ones of that kind (relative altitude then counts from
+ * zero again): the first a second after the start, then about every second.
+ * @param callback   called with each update on the engine thread; NULL to poll with
+ *                   ocm_altimeter_copy_latest() instead.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (an unknown
+ *         kind); OCM_STATUS_NOT_AVAILABLE (no barometer; the message names the board's chips);
+ *         OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_start_updates(ocm_altimeter *altimeter, ocm_altitude_kind kind, ocm_altitude_callback callback,
+                                       void *user_data);
+
+/** Stops `kind` updates (see "Callbacks" above).
+ *  @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (an unknown kind). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_stop_updates(ocm_altimeter *altimeter, ocm_altitude_kind kind);
+
+/** Copies the latest `kind` update since those updates last started into *out.
+ *  @return OCM_STATUS_OK, OCM_STATUS_NO_DATA (none yet; *out unchanged),
+ *          OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (NULL out, unknown kind). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_altimeter_copy_latest(const ocm_altimeter *altimeter, ocm_altitude_kind kind, ocm_altitude_data *out);
+
+/** The message of the failure that stopped the altimeter's board or kept it from coming up, or
+ *  NULL if none or the handle is invalid. Owned by the altimeter: valid until
+ *  ocm_altimeter_close(). */
+const char *ocm_altimeter_error_message(const ocm_altimeter *altimeter);
+
+/* ---------------------------------------------------------------------------------------------
+ * Batched sensors: Core Motion's CMBatchedSensorManager on a board with an IMU read through a
+ * hardware FIFO (MPU-6050 family: accelerometer at 1000 Hz; BMI160: 1600 Hz).
+ *
+ * The accelerometer at the FIFO's highest rate and device motion at 200 Hz (fused at the FIFO
+ * rate, attitude in OCM_REFERENCE_FRAME_X_ARBITRARY_Z_VERTICAL), delivered about once a second
+ * as an array of one second of samples, each with its FIFO-derived timestamp (CLOCK_MONOTONIC,
+ * strictly increasing at the FIFO's period). While a batched stream runs, the board's IMU runs
+ * at that rate and is read in FIFO bursts (at most every 10 ms; its data-ready line is not
+ * used); the board's other streams (motion manager, pedometer, activity) get one frame of
+ * every N, what they got at the board file's rate. Starting the first batched stream and
+ * stopping the last re-initialises the IMU (a simulated board starts its recording over).
+ *
+ * Callbacks run on a thread of their own per started stream, never the engine thread: a
+ * callback slower than a second per batch lets batches wait, and once 4 wait, newer whole
+ * batches are dropped and counted (ocm_batched_sensor_manager_drops()); the engine never waits.
+ * A callback may call ocm_batched_sensor_manager_stop() (then that stream's thread ends after
+ * the callback returns). ocm_batched_sensor_manager_close() must not race with other calls on
+ * the same handle.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct ocm_batched_sensor_manager ocm_batched_sensor_manager;
+
+/** The two batched streams. */
+typedef enum ocm_batched_stream {
+    OCM_BATCHED_ACCELEROMETER = 0, /**< ocm_accelerometer_data at the FIFO's rate */
+    OCM_BATCHED_DEVICE_MOTION = 1  /**< ocm_device_motion_data at 200 Hz */
+} ocm_batched_stream;
+
+/** What a batched stream delivered and lost since it was last started: nothing is lost silently. */
+typedef struct ocm_batch_drops {
+    /** Samples handed to the stream's queue (its callback gets them unless stopped first). */
+    uint64_t delivered_samples;
+    /** Samples of whole batches dropped because 4 batches waited for a slow callback. */
+    uint64_t queue_full_samples;
+    /** Samples missing between FIFO reads, from the gaps between their timestamps (the FIFO
+     *  overflowed: the engine read the chip too late). */
+    uint64_t fifo_samples;
+    /** FIFO overflows the driver saw (each loses the FIFO's content). */
+    uint64_t fifo_overflows;
+} ocm_batch_drops;
+
+/**
+ * A batch callback, run on the stream's own thread.
+ * @param samples    `count` samples in time order, valid only during the call (copy what you
+ *                   keep); NULL when `status` is a failure.
+ * @param status     OCM_STATUS_OK with samples; or, once, OCM_STATUS_DEVICE_ERROR (the board
+ *                   stopped; the message in ocm_last_error_message() during the call), after
+ *                   which the stream delivers nothing more.
+ */
+typedef void (*ocm_accelerometer_batch_callback)(const ocm_accelerometer_data *samples, size_t count, ocm_status status,
+                                                 void *user_data);
+typedef void (*ocm_device_motion_batch_callback)(const ocm_device_motion_data *samples, size_t count, ocm_status status,
+                                                 void *user_data);
+
+/**
+ * Opens a board for batched sensors; reads the board file only.
+ * @param board_path  a board file, as for ocm_motion_manager_open(); NULL for the simulated
+ *                    GY-521 (boards/sim-gy-521.board: an MPU-6050 read through its FIFO).
+ * @return as ocm_motion_manager_open().
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_open(const char *board_path, ocm_batched_sensor_manager **out);
+
+/** Stops both streams and frees the manager. NULL and invalid handles are ignored. */
+void ocm_batched_sensor_manager_close(ocm_batched_sensor_manager *manager);
+
+/** 1 if the board has an IMU read through a hardware FIFO (both streams), else 0. */
+int ocm_batched_sensor_manager_is_supported(const ocm_batched_sensor_manager *manager);
+
+/** Samples per second of `stream` (and per batch): 1000 or 1600 for the accelerometer, 200 for
+ *  device motion; 0 when not supported or for an invalid handle or stream. */
+int ocm_batched_sensor_manager_frequency(const ocm_batched_sensor_manager *manager, ocm_batched_stream stream);
+
+/** 1 if `stream` is started, else 0. */
+int ocm_batched_sensor_manager_is_active(const ocm_batched_sensor_manager *manager, ocm_batched_stream stream);
+
+/**
+ * Starts accelerometer batches (restarting them if started). Returns once the engine runs
+ * them, the IMU switched to its FIFO's highest rate.
+ * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL
+ *         callback); OCM_STATUS_NOT_AVAILABLE (no FIFO IMU: the message says which chips the
+ *         board has); OCM_STATUS_DEVICE_ERROR (the chips could not be brought up).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_start_accelerometer(ocm_batched_sensor_manager *manager,
+                                                          ocm_accelerometer_batch_callback callback, void *user_data);
+
+/** Starts device-motion batches at 200 Hz, as ocm_batched_sensor_manager_start_accelerometer(). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_start_device_motion(ocm_batched_sensor_manager *manager,
+                                                          ocm_device_motion_batch_callback callback, void *user_data);
+
+/**
+ * Stops `stream`. When this returns (outside its callback), the callback is not running and
+ * will not be called again; batches still queued are discarded. Stopping a stream that is not
+ * started does nothing.
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (not a stream).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_stop(ocm_batched_sensor_manager *manager, ocm_batched_stream stream);
+
+/**
+ * Copies what `stream` delivered and lost since it was last started (zeros before any start).
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE or OCM_STATUS_INVALID_ARGUMENT (not a
+ *         stream, NULL out).
+ */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_batched_sensor_manager_drops(const ocm_batched_sensor_manager *manager, ocm_batched_stream stream,
+                                            ocm_batch_drops *out);
 
 #ifdef __cplusplus
 }

@@ -31,11 +31,11 @@ public struct RhythmDetector: Sendable {
     private var previousTime: Int64 = 0
     private var started = false
     static let twoPi4 = Q32_32(rawValue: 107_944_301_636)  // 2π × 4 Hz: round(8π × 2³²)
-    private let dipDepth = Q32_32(numerator: 1, denominator: 2)
+    private static var dipDepth: Q32_32 { Q32_32(numerator: 1, denominator: 2) }
     /// 1/τ of the mean removed (τ = 0.5 s: a high-pass near 0.3 Hz, below 50 rpm).
-    private let meanRate = Q32_32(integer: 2)
+    private static var meanRate: Q32_32 { Q32_32(integer: 2) }
     /// 10⁻⁸ (m/s²)⁴: round(10⁻⁸ × 2³²).
-    private let noiseFloor = Q32_32(numerator: 1, denominator: 100_000_000)
+    private static var noiseFloor: Q32_32 { Q32_32(numerator: 1, denominator: 100_000_000) }
 
     // Not inlined: inlined into `ActivityClassifier.init` it made the classifier's
     // construction hold a second copy of the ring on the stack (+560 bytes of peak stack on a
@@ -53,7 +53,7 @@ public struct RhythmDetector: Sendable {
         let dt = Q32_32(nanoseconds: time - previousTime)
         previousTime = time
         lowPass = lowPass.approaching(a, by: min(Q32_32.one, Self.twoPi4 * dt))
-        mean = mean.approaching(lowPass, by: min(Q32_32.one, meanRate * dt))
+        mean = mean.approaching(lowPass, by: min(Q32_32.one, Self.meanRate * dt))
         guard time >= nextSample else { return }
         // Fixed 10 Hz sample times (not "100 ms after the last sample"), so the lags are true.
         nextSample += Self.sampleNanoseconds
@@ -89,11 +89,11 @@ public struct RhythmDetector: Sendable {
             let c = Q32_32(rawValue: cross.rawValue / overlap)
             let product = Q32_32(rawValue: energyNow.rawValue / overlap) * Q32_32(rawValue: energyThen.rawValue / overlap)
             // Below (0.01 m/s²)² per axis the signal is sensor noise: no rhythm to speak of.
-            guard product > noiseFloor else { continue }
+            guard product > Self.noiseFloor else { continue }
             let r = c * product.reciprocalSquareRoot
             // A rhythm dips before it repeats; a slow drift (a car speeding up) correlates at
             // every short lag without a dip, and is no rhythm.
-            if lag >= Self.shortestLag, r > best, lowest <= r - dipDepth { best = r; bestLag = lag }
+            if lag >= Self.shortestLag, r > best, lowest <= r - Self.dipDepth { best = r; bestLag = lag }
             lowest = min(lowest, r)
         }
         return (best, Q32_32(rawValue: Int64(bestLag) * Q32_32.one.rawValue / 10))

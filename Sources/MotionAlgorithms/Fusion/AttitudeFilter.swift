@@ -36,16 +36,29 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public private(set) var magneticReferenceDip = Scalar.zero
 
     // Coefficients: reciprocals of the time constants (1/s) and thresholds, converted once.
-    private let inverseMagnetometerTime, inverseRestFilterTime, inverseBiasTime, inverseMotionBiasTime: Scalar
+    private let inverseMagnetometerTime, inverseRestFilterTime, inverseBiasTime: Scalar
+    /// The motion bias's time constant now (s), its reciprocal, the settled value, and the
+    /// time since it last grew (s).
+    private var motionBiasTime, inverseMotionBiasTime: Scalar
+    private let settledMotionBiasTime: Scalar
+    private var motionBiasClock = Scalar.zero
     private let restGyroscopeThresholdSquared, restAccelerometerThresholdSquared, restMinimumDuration, biasLimit: Scalar
     private let magneticNormThreshold, magneticDipThreshold, magneticNewReferenceTime, inverseReferenceTime: Scalar
     private let fastMagneticConvergence: Bool
-    private let pi: Scalar
-    private let oneSixth = Scalar(numerator: 1, denominator: 6)
+    // Constants as computed properties, not stored (folded at compile time in fixed point).
+    private static var pi: Scalar { Scalar(Q32_32.pi) }
+    private static var oneSixth: Scalar { Scalar(numerator: 1, denominator: 6) }
 
     // States.
     private var started = false
     private var accelerometerFilter: ButterworthLowPass<Scalar>
+    /// The almost-inertial frame's axes in device coordinates (the rows of the gyroscope
+    /// quaternion's matrix), low-passed by the accelerometer's filter: the inclination
+    /// corrections lag the motion by that filter, so the bias they reveal is mapped back into
+    /// device axes with the rotation of the same moment (VQF filters its rotation matrix the
+    /// same way). With the current rotation instead, a device turning at ~1/τ (a walker's
+    /// laps) smears a bias across axes: the iPhone 5's 5.5 °/s on x was learned as a bias on y.
+    private var laggedAxisX, laggedAxisY, laggedAxisZ: ButterworthLowPass<Scalar>
     /// 1/|filtered acceleration|, refined by Newton from its previous value each step.
     private var inverseGravityNorm = Scalar.zero
     /// The latest inclination correction as a rotation vector (rad, reference frame).
@@ -63,7 +76,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// The calibration's offset when the heading reference was taken, and how far (µT², squared)
     /// it may move before the reference is taken again.
     private var referenceOffset = Vector.zero
-    private let recalibrationThresholdSquared = Scalar(Q32_32(integer: 25))
+    private static var recalibrationThresholdSquared: Scalar { Scalar(Q32_32(integer: 25)) }
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
     private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
 
@@ -78,11 +91,18 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,
                                               initialUncertainty: settings.magnetometerOffsetUncertainty)
         accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        laggedAxisX = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        laggedAxisY = laggedAxisX
+        laggedAxisZ = laggedAxisX
         // Reciprocals and squares in exact integer arithmetic (Q32.32).
         inverseMagnetometerTime = Scalar(settings.magnetometerTimeConstant.reciprocal)
         inverseRestFilterTime = Scalar(settings.restFilterTimeConstant.reciprocal)
         inverseBiasTime = Scalar(settings.restBiasTimeConstant.reciprocal)
-        inverseMotionBiasTime = Scalar(settings.motionBiasTimeConstant.reciprocal)
+        let startTime = gyroscopeBias.squaredLength == .zero ? min(settings.motionBiasStartTimeConstant, settings.motionBiasTimeConstant)
+                                               : settings.motionBiasTimeConstant
+        motionBiasTime = Scalar(startTime)
+        inverseMotionBiasTime = Scalar(startTime.reciprocal)
+        settledMotionBiasTime = Scalar(settings.motionBiasTimeConstant)
         restGyroscopeThresholdSquared = Scalar(settings.restGyroscopeThreshold * settings.restGyroscopeThreshold)
         restAccelerometerThresholdSquared = Scalar(settings.restAccelerometerThreshold * settings.restAccelerometerThreshold)
         restMinimumDuration = Scalar(settings.restMinimumDuration)
@@ -92,7 +112,6 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         magneticNewReferenceTime = Scalar(settings.magneticNewReferenceTime)
         inverseReferenceTime = Scalar(numerator: 1, denominator: 5)  // the reference follows an undisturbed field slowly
         fastMagneticConvergence = settings.fastMagneticConvergence
-        pi = Scalar(Q32_32.pi)
     }
 
     /// The 6D attitude: device axes → a frame with z up and x where the device's x pointed
@@ -112,16 +131,24 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             return
         }
         integrate(gyroscope - bias, dt)
+        let axes = inertialAxes
+        _ = laggedAxisX.update(axes.x, dt: dt)
+        _ = laggedAxisY.update(axes.y, dt: dt)
+        _ = laggedAxisZ.update(axes.z, dt: dt)
         correctInclination(accelerometer, dt)
         attitude6D = inclinationQuaternion * gyroscopeQuaternion
         detectRestAndEstimateBias(gyroscope, accelerometer, dt)
-        if !isResting { estimateBiasInMotion() }
+        if !isResting { estimateBiasInMotion(dt) }
     }
 
     private mutating func start(_ accelerometer: Vector) {
         started = true
         // The filters start at the first sample: the inclination is right at once.
         accelerometerFilter.reset(to: accelerometer, dt: Scalar.one.timesPowerOfTwo(-7))
+        let axes = inertialAxes
+        laggedAxisX.reset(to: axes.x, dt: Scalar.one.timesPowerOfTwo(-7))
+        laggedAxisY.reset(to: axes.y, dt: Scalar.one.timesPowerOfTwo(-7))
+        laggedAxisZ.reset(to: axes.z, dt: Scalar.one.timesPowerOfTwo(-7))
         restAccelerometerMean = accelerometer
         inverseGravityNorm = accelerometer.squaredLength.reciprocalSquareRoot
         alignInclination()
@@ -135,7 +162,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         let half = rate * dt.timesPowerOfTwo(-1)        // ω dt / 2
         let quarterThetaSquared = half.squaredLength     // θ² / 4
         let w = Scalar.one - quarterThetaSquared.timesPowerOfTwo(-1)
-        let v = half * (Scalar.one - quarterThetaSquared * oneSixth)
+        let v = half * (Scalar.one - quarterThetaSquared * Self.oneSixth)
         let step = Rotation(w: w, x: v.x, y: v.y, z: v.z)
         gyroscopeQuaternion = (gyroscopeQuaternion * step).normalized
     }
@@ -189,9 +216,33 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// corrections, turned back into device axes, pull the bias estimate (an integral term with
     /// time constant `motionBiasTimeConstant`; the vertical axis of the moment is unobservable
     /// and gets nothing; rotation makes every device axis horizontal now and then).
-    private mutating func estimateBiasInMotion() {
-        let error = attitude6D.conjugate.rotate(lastCorrection)
+    private mutating func estimateBiasInMotion(_ dt: Scalar) {
+        let inertial = inclinationQuaternion.conjugate.rotate(lastCorrection)
+        let two = Scalar.one + Scalar.one
+        let error = laggedAxisX.output * inertial.x + laggedAxisY.output * inertial.y + laggedAxisZ.output * inertial.z
         bias = clamped(bias - error * inverseMotionBiasTime)
+        guard motionBiasTime < settledMotionBiasTime else { return }
+        motionBiasClock = motionBiasClock + dt
+        guard motionBiasClock >= two else { return }
+        // Two more seconds: the time constant grows by one (1/x as (1/√x)², every 2 s).
+        motionBiasClock = motionBiasClock - two
+        motionBiasTime = motionBiasTime + .one
+        let root = motionBiasTime.reciprocalSquareRoot
+        inverseMotionBiasTime = root * root
+    }
+
+    /// The almost-inertial frame's x, y and z axes in device coordinates: the rows of the
+    /// gyroscope quaternion's rotation matrix (device → almost-inertial).
+    @inline(__always)  // (see `clamped`)
+    private var inertialAxes: (x: Vector, y: Vector, z: Vector) {
+        let q = gyroscopeQuaternion
+        let (xx, yy, zz) = (q.x * q.x, q.y * q.y, q.z * q.z)
+        let (xy, xz, yz) = (q.x * q.y, q.x * q.z, q.y * q.z)
+        let (wx, wy, wz) = (q.w * q.x, q.w * q.y, q.w * q.z)
+        let one = Scalar.one
+        return (Vector(x: one - (yy + zz) - (yy + zz), y: (xy - wz) + (xy - wz), z: (xz + wy) + (xz + wy)),
+                Vector(x: (xy + wz) + (xy + wz), y: one - (xx + zz) - (xx + zz), z: (yz - wx) + (yz - wx)),
+                Vector(x: (xz - wy) + (xz - wy), y: (yz + wx) + (yz + wx), z: one - (xx + yy) - (xx + yy)))
     }
 
     /// A bias estimate within ±`biasLimit` on each axis.
@@ -224,7 +275,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             // An offset that moved far since the heading's reference was taken makes that
             // reference (field strength, dip) and the heading stale: start them again.
             let moved = (offset - referenceOffset).squaredLength
-            if hasHeading, moved > recalibrationThresholdSquared {
+            if hasHeading, moved > Self.recalibrationThresholdSquared {
                 hasHeading = false
                 isMagneticallyDisturbed = false
             }
@@ -304,10 +355,10 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// The angle in (−π, π].
     @inline(__always)  // (see `clamped`)
     private func wrapped(_ angle: Scalar) -> Scalar {
-        let twoPi = pi + pi
+        let twoPi = Self.pi + Self.pi
         var result = angle
-        while result > pi { result = result - twoPi }
-        while !(result > -pi) { result = result + twoPi }
+        while result > Self.pi { result = result - twoPi }
+        while !(result > -Self.pi) { result = result + twoPi }
         return result
     }
 }

@@ -24,6 +24,15 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     public var restBiasTimeConstant = Q32_32(integer: 2)
     /// Time constant with which the inclination corrections pull the bias estimate in motion, s.
     public var motionBiasTimeConstant = Q32_32(integer: 100)
+    /// … from this one at start, growing by a second every two seconds of motion until it
+    /// reaches `motionBiasTimeConstant` (as a Kalman filter's gain falls with its uncertainty), s.
+    /// A gyroscope just switched on has an unknown zero-rate offset (±20 °/s for an MPU-6050,
+    /// 5.5 °/s on the iPhone 5 in phone_attitude), and every °/s of it tilts the estimate by
+    /// about 3° (the accelerometer's 3 s) until it is learned: at 100 s from the start that is
+    /// minutes. 12 s is four times the accelerometer's time constant, where the loop the two
+    /// form is critically damped (ζ = ½√(12/3) = 1): the faster start does not ring. A stored
+    /// bias starts at `motionBiasTimeConstant`.
+    public var motionBiasStartTimeConstant = Q32_32(integer: 12)
     /// The bias estimate is clamped to this, rad/s (10 °/s: MEMS gyroscopes' zero-rate offset
     /// tolerance runs from ±3 °/s (BMI160) to ±20 °/s (MPU-6050), and phones' reach 5 °/s), so
     /// that no motion mistaken for rest can run it away. round(10π/180 × 2³²).

@@ -13,7 +13,6 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     typealias Vector = FusionVector<Scalar>
 
     private let piCutoff: Scalar  // π f_c, 1/s
-    private let squareRootOfTwo: Scalar
     private var lastInterval = Scalar.zero
     /// The sample interval averaged over about 64 samples, s.
     private var averageInterval = Scalar.zero
@@ -29,7 +28,6 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     /// The filter for a cutoff f_c given as π f_c (1/s).
     init(piCutoff: Q32_32) {
         self.piCutoff = Scalar(piCutoff)
-        squareRootOfTwo = Scalar(Q32_32.squareRootOfTwo)
     }
 
     /// Starts in the steady state of a constant input `x` (no start-up transient).
@@ -61,11 +59,11 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
         lastInterval = dt
         // A cutoff at or above a quarter of the sample rate (the step detector's 3 Hz on a
         // 12.5 Hz watch) is held just below it: the bilinear transform has no filter there.
-        let angle = min(piCutoff * dt, maximumAngle)
-        var c = angle + angle * angle * angle * oneThird
-        var u = c * c + squareRootOfTwo * c
+        let angle = min(piCutoff * dt, Self.maximumAngle)
+        var c = angle + angle * angle * angle * Self.oneThird
+        var u = c * c + Self.squareRootOfTwo * c
         var inverseD: Scalar
-        if u < seriesLimit {
+        if u < Self.seriesLimit {
             let uSquared = u * u
             inverseD = Scalar.one - u + uSquared - uSquared * u + uSquared * uSquared
         } else {
@@ -74,19 +72,22 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
             let (sine, cosine) = Scalar.sineCosine(angle)
             let secant = cosine.reciprocalSquareRoot
             c = sine * secant * secant
-            u = c * c + squareRootOfTwo * c
+            u = c * c + Self.squareRootOfTwo * c
             let root = (Scalar.one + u).reciprocalSquareRoot
             inverseD = root * root
         }
         let cSquared = c * c
         b0 = cSquared * inverseD
         a1 = (cSquared - Scalar.one).timesPowerOfTwo(1) * inverseD
-        a2 = (cSquared - squareRootOfTwo * c + Scalar.one) * inverseD
+        a2 = (cSquared - Self.squareRootOfTwo * c + Scalar.one) * inverseD
     }
 
-    private let oneThird = Scalar(numerator: 1, denominator: 3)
+    // Constants as computed properties, not stored: no bytes in each filter (the attitude
+    // filter has four), and folded at compile time in fixed point.
+    private static var squareRootOfTwo: Scalar { Scalar(Q32_32.squareRootOfTwo) }
+    private static var oneThird: Scalar { Scalar(numerator: 1, denominator: 3) }
     /// Below u = 0.25 the fifth-order series for 1/D errs by under 10⁻³ (u⁵).
-    private let seriesLimit = Scalar(numerator: 1, denominator: 4)
+    private static var seriesLimit: Scalar { Scalar(numerator: 1, denominator: 4) }
     /// π f_c dt < 1.2 rad: f_c below 0.38 of the sample rate.
-    private let maximumAngle = Scalar(numerator: 6, denominator: 5)
+    private static var maximumAngle: Scalar { Scalar(numerator: 6, denominator: 5) }
 }

@@ -35,14 +35,14 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// may as well be a magnet that came near, which the heading filter rejects as a
     /// disturbance instead (in BROAD's attached-magnet trials, applying a learned 58 µT offset
     /// made the heading worse than rejecting it).
-    private let significantOffsetSquared = Scalar(Q32_32(integer: 16_900))
+    private static var significantOffsetSquared: Scalar { Scalar(Q32_32(integer: 16_900)) }
     /// Innovations beyond 3σ are disturbances.
-    private let outlierThresholdSquared = Scalar(Q32_32(integer: 9))
+    private static var outlierThresholdSquared: Scalar { Scalar(Q32_32(integer: 9)) }
     private var rejected = false
     private var rejectedTime = Scalar.zero
     /// After 60 s of rejected samples, the offset's variance grows by (100 µT)².
-    private let relearnTime = Scalar(Q32_32(integer: 60))
-    private let relearnVariance = Scalar(Q32_32(integer: 10_000))
+    private static var relearnTime: Scalar { Scalar(Q32_32(integer: 60)) }
+    private static var relearnVariance: Scalar { Scalar(Q32_32(integer: 10_000)) }
 
     /// - Parameters:
     ///   - initialOffset: a stored calibration (µT), or zero.
@@ -65,7 +65,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     }
 
     /// The offset to remove, µT: the estimate once it is known (accuracy low or better) and
-    /// significant (at least 130 µT, see `significantOffsetSquared`), else zero. A
+    /// significant (at least 130 µT, see `Self.significantOffsetSquared`), else zero. A
     /// well-calibrated sensor's estimate hovers around zero by the estimator's own noise, a few
     /// tenths of a µT, which at a 15 µT horizontal field is a degree of heading: removing it
     /// would only add error.
@@ -113,11 +113,11 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         // Rejected for long, the offset itself has probably changed (a magnetic case, a new
         // board mount): forget enough of it to learn it again.
         rejectedTime = rejected ? rejectedTime + updateInterval : .zero
-        if rejectedTime >= relearnTime {
-            for i in 0..<3 { covariance[i * 6 + i] = covariance[i * 6 + i] + relearnVariance }
+        if rejectedTime >= Self.relearnTime {
+            for i in 0..<3 { covariance[i * 6 + i] = covariance[i * 6 + i] + Self.relearnVariance }
             rejectedTime = .zero
         }
-        if !isApplied, accuracy == 2, offset.squaredLength >= significantOffsetSquared { isApplied = true }
+        if !isApplied, accuracy == 2, offset.squaredLength >= Self.significantOffsetSquared { isApplied = true }
     }
 
     /// One scalar equation value = R_i · c + B_i (H = [R_i, e_i]).
@@ -139,7 +139,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         let innovation = value - predicted
         // A sample far outside what the estimate expects (beyond 3σ) is a disturbance — a magnet
         // nearby, steel in a wall — not information about the device's own offset: skipped.
-        guard innovation * innovation * inverseS < outlierThresholdSquared else {
+        guard innovation * innovation * inverseS < Self.outlierThresholdSquared else {
             rejected = true
             return
         }

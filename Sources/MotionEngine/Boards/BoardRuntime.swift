@@ -24,6 +24,10 @@ import SensorBus
 ///   chips with one sample in their output registers every half period, barometers and IIO
 ///   sysfs devices once per period, each on a fixed schedule.
 ///
+/// A polled read's samples are stamped on the chip's sample schedule, not at the read; samples
+/// lost (an interval over 1.5 periods) or repeated (withheld) are counted per sensor in `status`
+/// (`SampleTiming`).
+///
 /// Readings leave in device axes (the board's mounting applied) through `deliver`, from a
 /// buffer the runtime owns: no allocation per sample on the I2C path.
 public final class BoardRuntime {
@@ -79,12 +83,19 @@ public final class BoardRuntime {
     /// Whether the board runs on virtual time (every chip emulated).
     public var isSimulated: Bool { clock.isSimulated }
 
+    /// CLOCK_MONOTONIC (ns) at board time 0: a reading stamped t was taken at this + t.
+    public var monotonicOriginNanoseconds: Int64 { clock.originNanoseconds }
+
     /// What each chip has done so far, in board order.
     public var status: [ChipStatus] {
         sessions.map { session in
             var status = session.status
             status.recoveries = session.reader.recoveries
             status.overflows = session.reader.overflows
+            for channel in 0..<SensorChannel.allCases.count {
+                status.droppedSamples[channel] = session.timing.droppedByChannel[channel]
+                status.duplicateSamples[channel] = session.timing.duplicatedByChannel[channel]
+            }
             return status
         }
     }
@@ -159,11 +170,12 @@ public final class BoardRuntime {
         do {
             while true {
                 let count = try session.reader.read(sampleTime: sampleTime, into: scratch)
-                for index in 0..<count {
+                session.timing.settle(scratch, count: count, readTime: time, byEdge: byEdge)
+                for index in 0..<count where session.timing.admit(scratch[index]) {
                     if let finding = session.stall.observe(scratch[index]) { report(finding, session) }
                     deliver(Self.mounted(scratch[index], session.chip.mount))
+                    session.status.readings += 1
                 }
-                session.status.readings += count
                 if count < scratch.count { break }
             }
             session.consecutiveFailures = 0

@@ -35,7 +35,8 @@ struct ChipFamily: Sendable {
         // The LSM9DS1 datasheet gives no noise densities: the LSM6DS3's (90 µg/√Hz, 7 mdps/√Hz),
         // an assumption of this project, at the 59.5 Hz rate's 19 Hz bandwidth.
         "lsm9ds1": ChipFamily(open: { bus, chip throws(ChipError) in
-            PolledInertialReader(try LSM9DS1InertialDriver(bus: bus, address: chip.address), label: chip.label)
+            PolledInertialReader(try LSM9DS1InertialDriver(bus: bus, address: chip.address, rateField: lsm9ds1RateField(chip.rateHertz)),
+                                 label: chip.label)
         }, emulate: { chip, senses in .inertial(LSM9DS1Emulator(inertialAddress: chip.address, motion: senses.all)) },
            noise: SensorNoise(accelerometerDensity: 90e-6, gyroscopeDensity: 0.007, bandwidth: 19)),
         // Magnetometer RMS noise: LIS3MDL 3.2 mG in ultra-high-performance mode (DocID024204
@@ -63,6 +64,10 @@ struct ChipFamily: Sendable {
             BarometerReader(try LPS25HDriver(bus: bus, address: chip.address), label: chip.label)
         }, emulate: { chip, senses in .barometer(LPS25HEmulator(address: chip.address), senses) },
            noise: SensorNoise(pressure: 1.0)),
+        // Depth sensors. Pressure RMS noise at OSR 8192: 0.2 mbar for the 30BA (its datasheet's
+        // "high-resolution module 0.2 mbar"), 0.016 mbar for the 02BA (its resolution table).
+        "ms5837-30ba": ms5837(.bar30, noise: 20),
+        "ms5837-02ba": ms5837(.bar02, noise: 1.6),
     ]
 
     /// The sensors each family gives (a chip's section may give part of them: an IIO device
@@ -78,7 +83,27 @@ struct ChipFamily: Sendable {
         "ak8963": [.magnetometer],
         "bmp280": [.barometer, .thermometer],
         "lps25h": [.barometer, .thermometer],
+        "ms5837-30ba": [.barometer, .thermometer],
+        "ms5837-02ba": [.barometer, .thermometer],
     ]
+
+    /// An MS5837 variant: its driver, and its emulator feeling the motion source's pressure
+    /// and water temperature.
+    private static func ms5837(_ variant: MS5837Variant, noise pascals: Double) -> ChipFamily {
+        ChipFamily(open: { bus, chip throws(ChipError) in
+            BarometerReader(try MS5837Driver(bus: bus, address: chip.address, variant: variant), label: chip.label)
+        }, emulate: { chip, senses in .barometer(MS5837Emulator(address: chip.address, variant: variant), senses) },
+           noise: SensorNoise(pressure: pascals))
+    }
+
+    /// The LSM9DS1's ODR_G field nearest `rate` Hz (14.9 … 952 Hz, DocID025715 table 46); 59.5 Hz
+    /// (field 2) when the board file gives none.
+    private static func lsm9ds1RateField(_ rate: Int?) -> UInt8 {
+        guard let rate else { return 2 }
+        let rates = LSM9DS1Table.inertialRatesMilliHertz
+        let best = (1..<rates.count).min { abs(Int64(rates[$0]) - Int64(rate) * 1000) < abs(Int64(rates[$1]) - Int64(rate) * 1000) }!
+        return UInt8(best)
+    }
 
     private static let openMPU6050: Open = { bus, chip throws(ChipError) in
         var configuration = MPU6050Driver<BoardBus>.Configuration()
@@ -154,6 +179,12 @@ final class EmulatedSenses {
         advance(nanoseconds)
         return (motion?.pressure ?? 101_325) + barometerNoise.next()
     }
+
+    /// The surroundings' temperature, °C, if the motion source gives one.
+    func temperature(_ nanoseconds: Int64) -> Double? {
+        advance(nanoseconds)
+        return motion?.temperature
+    }
 }
 
 extension BoardDescription.AxisMapping {
@@ -196,6 +227,7 @@ struct Emulation {
     static func barometer(_ emulator: some EmulatedBarometer, _ senses: EmulatedSenses) -> Emulation {
         Emulation(bus: emulator, chip: emulator, advance: { time in
             emulator.pressurePascals = senses.pressure(time)
+            if let celsius = senses.temperature(time) { emulator.temperatureCelsius = celsius }
             emulator.advance(to: time)
         })
     }

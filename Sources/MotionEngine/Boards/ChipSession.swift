@@ -1,5 +1,6 @@
 import Chips
 import LinuxGPIO
+public import MotionAlgorithms
 
 /// One chip on a running board: its reader, what tells the runtime a sample is ready, and its
 /// schedule.
@@ -42,6 +43,8 @@ final class ChipSession {
     /// Board time of the first read.
     var firstReadNanoseconds: Int64?
     var stall = StallDetector()
+    /// Timestamps on the chip's schedule; samples lost and repeated.
+    var timing: SampleTiming
     var status: ChipStatus
 
     init(chip: BoardDescription.Chip, reader: any ChipReader, emulation: Emulation?, trigger: Trigger) {
@@ -56,8 +59,15 @@ final class ChipSession {
         case .line(let line): triggerName = "data-ready line \(line.name) (\(line.location))"
         case .iioBuffer(let reader): triggerName = "IIO buffer, trigger \(reader.capture.triggerName ?? "none (chip FIFO)")"
         }
+        let source: TimestampSource
+        switch trigger {
+        case .timer: source = reader is IIOAttributeReader ? .read : .sampleSchedule
+        case .emulatedPin, .line: source = .dataReadyEdge
+        case .iioBuffer(let reader): source = reader.capture.hasTimestamps ? .kernel : .read
+        }
+        timing = SampleTiming(source: source, samplePeriodNanoseconds: reader.samplePeriodNanoseconds)
         status = ChipStatus(label: chip.label, driver: chip.driver, trigger: triggerName,
-                            samplePeriodNanoseconds: reader.samplePeriodNanoseconds)
+                            samplePeriodNanoseconds: reader.samplePeriodNanoseconds, timestampSource: source)
     }
 
     /// The emulated pin's next edge (nil: no emulated pin, or it will not rise).
@@ -103,6 +113,8 @@ public struct ChipStatus: Sendable, Equatable {
     /// How the chip is read: "polled every 5.0 ms", "data-ready line GPIO17 (gpiochip0 line 17)".
     public var trigger: String
     public var samplePeriodNanoseconds: Int64
+    /// Where the samples' timestamps come from.
+    public var timestampSource: TimestampSource
     /// Readings delivered.
     public var readings = 0
     /// Reads brought by a data-ready edge (edges queued while the runtime was late count once).
@@ -121,4 +133,13 @@ public struct ChipStatus: Sendable, Equatable {
     /// FIFO overflows (samples lost before a drain) and chip resets recovered, from the driver.
     public var overflows = 0
     public var recoveries = 0
+    /// Samples lost (missing from the stream: a FIFO overflow, a missed data-ready edge, a reset
+    /// chip) and samples read again (withheld), per sensor channel (by `SensorChannel` raw value).
+    public var droppedSamples = Array(repeating: 0, count: SensorChannel.allCases.count)
+    public var duplicateSamples = Array(repeating: 0, count: SensorChannel.allCases.count)
+
+    /// Samples lost and repeated of one sensor channel.
+    public func loss(_ channel: SensorChannel) -> SampleLoss {
+        SampleLoss(dropped: droppedSamples[Int(channel.rawValue)], duplicated: duplicateSamples[Int(channel.rawValue)])
+    }
 }

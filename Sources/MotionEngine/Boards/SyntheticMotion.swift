@@ -11,18 +11,28 @@ protocol MotionSource: AnyObject {
     var magneticField: (Double, Double, Double) { get }
     /// Static pressure, Pa.
     var pressure: Double { get }
+    /// The surroundings' temperature, °C, where the source says (a dive's water); nil: the
+    /// emulators keep their own.
+    var temperature: Double? { get }
     var isFinished: Bool { get }
     var failure: RecordingError? { get }
+}
+
+extension MotionSource {
+    var temperature: Double? { nil }
 }
 
 extension RecordedMotion: MotionSource {}
 
 /// The synthetic trajectory a board file's `motion = synthetic:NAME` names, or nil for a
-/// recording's path: `synthetic:tumble` (`SyntheticTumble`), `synthetic:walk` (`SyntheticWalk`).
+/// recording's path: `synthetic:tumble` (`SyntheticTumble`), `synthetic:walk` (`SyntheticWalk`),
+/// `synthetic:dive` and `synthetic:dive-salt` (`SyntheticDive` in fresh and salt water).
 func syntheticMotion(named name: String) -> (any MotionSource)? {
     switch name {
     case "synthetic:tumble": SyntheticTumble()
     case "synthetic:walk": SyntheticWalk()
+    case "synthetic:dive": SyntheticDive(density: 1000)
+    case "synthetic:dive-salt": SyntheticDive(density: 1025)
     default: nil
     }
 }

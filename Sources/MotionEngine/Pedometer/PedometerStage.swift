@@ -6,6 +6,8 @@ import FixedPoint
 /// running totals and live figures `CMPedometerData` reports. No allocation per reading.
 public struct PedometerStage: Sendable {
     private var detector = StepDetector()
+    /// Pressure → altitude (low-passed), which the floors are counted from.
+    private var altitude = AltitudeStage()
     private var floors = FloorCounter()
 
     /// Steps, distance, active time and cadence so far.
@@ -14,7 +16,6 @@ public struct PedometerStage: Sendable {
     public var stride: StrideModel { totals.stride }
 
     private var hasAccelerometer = false
-    private var lastPressureTime: Int64?
     /// Whether a barometer has been seen (else floors are unknown: nil, as Core Motion's).
     public private(set) var hasBarometer = false
 
@@ -43,26 +44,23 @@ public struct PedometerStage: Sendable {
 
     public var floorsAscended: Int? { hasBarometer ? floors.floorsAscended : nil }
     public var floorsDescended: Int? { hasBarometer ? floors.floorsDescended : nil }
-    /// Metres since the first pressure sample (CMAltitudeData.relativeAltitude).
-    public var relativeAltitude: Double { floors.relativeAltitude.doubleValue }
 
     /// Takes one reading; `output` gets what it decided, in time order.
     public mutating func process(_ reading: SensorReading, output: (PedometerOutput) -> Void) {
         let time = reading.timestampNanoseconds
         switch reading.value {
-        case .pressure(let pressure):
+        case .pressure:
             hasBarometer = true
-            let dt = lastPressureTime.map { Q32_32(nanoseconds: time - $0) } ?? .zero
-            lastPressureTime = time
+            guard let dt = altitude.process(reading) else { break }
             // Stepping: a bout going on or a step in the last 5 s; a board without an
             // accelerometer cannot tell, and counts every climb.
             let stepping = !hasAccelerometer || detector.isWalking || totals.lastStep.map { time - $0 < 5_000_000_000 } == true
             let (up, down) = (floors.floorsAscended, floors.floorsDescended)
-            floors.update(pressure: Q32_32(pressure), dt: dt, stepping: stepping)
+            floors.update(altitude: altitude.altimeter.relativeAltitude, dt: dt, stepping: stepping)
             for _ in up..<floors.floorsAscended { output(.floor(timeNanoseconds: time, ascended: true)) }
             for _ in down..<floors.floorsDescended { output(.floor(timeNanoseconds: time, ascended: false)) }
-        case .temperature(let temperature):
-            floors.update(temperatureCelsius: Q32_32(temperature))
+        case .temperature:
+            _ = altitude.process(reading)
         case .acceleration(let v):
             hasAccelerometer = true
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))

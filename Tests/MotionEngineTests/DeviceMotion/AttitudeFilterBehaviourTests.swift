@@ -28,6 +28,33 @@ import Testing
                 "learned \(learned.x.doubleValue), \(learned.y.doubleValue), \(learned.z.doubleValue)")
     }
 
+    @Test func inMotionALargeBiasIsLearnedOnTheRightAxisWhileTheDeviceTurns() {
+        // A phone held for texting (rolled 30° about x) by a walker doing laps: turning about the
+        // vertical at 0.4 rad/s, its accelerometer shaken by ±1 m/s² (never at rest), its
+        // gyroscope 5 °/s off on x, as the iPhone 5 in phone_attitude is.
+        var filter = FixedPointAttitudeFilter()
+        let angle = Double.pi / 6
+        let vertical = (0.0, sin(angle), cos(angle))  // world up in device axes
+        let bias = 5 * Double.pi / 180
+        var seed: UInt64 = 7
+        func noise() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) * 0x1p-52 - 1
+        }
+        for _ in 0..<12000 {  // 120 s
+            let rate = Self.vector(bias + 0.02 * noise(), 0.4 * vertical.1 + 0.02 * noise(), 0.4 * vertical.2 + 0.02 * noise())
+            let force = Self.vector(noise(), 9.81 * vertical.1 + noise(), 9.81 * vertical.2 + noise())
+            filter.update(gyroscope: rate, accelerometer: force, dt: Self.dt)
+        }
+        #expect(!filter.isResting)
+        let learned = (filter.bias.x.doubleValue * 180 / .pi, filter.bias.y.doubleValue * 180 / .pi)
+        // The vertical component is unobservable; x is horizontal: learned, and not smeared onto y.
+        #expect(abs(learned.0 - 5) < 0.5 && abs(learned.1) < 0.5, "learned x \(learned.0) °/s, y \(learned.1) °/s (truth 5, 0)")
+        let up = Self.up(filter.attitude6D)
+        let error = acos(min(1, up.0 * vertical.0 + up.1 * vertical.1 + up.2 * vertical.2)) * 180 / .pi
+        #expect(error < 1.5, "inclination off by \(error)°")
+    }
+
     @Test func aTiltedDeviceIsLevelledAtOnce() {
         var filter = FixedPointAttitudeFilter()
         // Rolled 30° about x: gravity's reaction (specific force, up) in device axes.

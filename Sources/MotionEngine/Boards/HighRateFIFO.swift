@@ -1,0 +1,47 @@
+/// A board's FIFO IMU run at its FIFO's highest rate, for batched clients
+/// (`CMBatchedSensorManager`): which chip, at which rate, and the board description that runs it.
+///
+/// Only chips whose driver drains a hardware FIFO qualify: the FIFO holds the samples between
+/// reads, so the engine reads in bursts (every quarter of the FIFO's span, at most 10 ms) and
+/// each sample keeps its FIFO-derived timestamp (the burst's newest frame at the read time, the
+/// older ones back-dated at the FIFO period). Polled chips (LSM9DS1, and the LSM6DSx, whose
+/// tagged FIFO our driver does not use yet) would need a read per sample at 1 kHz or more.
+public struct HighRateFIFO: Sendable, Equatable {
+    /// The IMU chip's label (`[chip imu]` → "imu").
+    public var label: String
+    /// The FIFO's highest rate, Hz.
+    public var rateHertz: Int
+    /// The board with that chip at `rateHertz` and its data-ready line left out: at 1 kHz an
+    /// edge per sample would wake the engine a thousand times a second for what one FIFO burst
+    /// per 10 ms brings.
+    public var description: BoardDescription
+
+    /// The highest rate each FIFO driver family runs its FIFO at, Hz:
+    /// - MPU-6050 family: 1 kHz. Sample rate = 1 kHz / (1 + SMPLRT_DIV) with the low-pass filter
+    ///   on, and "the accelerometer output rate is 1 kHz" even when the gyroscope runs at 8 kHz
+    ///   (RM-MPU-6000A-00 rev. 4.2 §4.2, SMPLRT_DIV): faster would repeat accelerometer samples.
+    /// - BMI160: 1600 Hz, the accelerometer's highest ODR (acc_odr = 0x0C; BST-BMI160-DS000
+    ///   §2.11.23 ACC_CONF); the gyroscope goes to 3200 Hz (§2.11.25) but the driver runs both
+    ///   at one ODR so that every FIFO frame holds both.
+    public static let highestRateHertz: [String: Int] = ["mpu6050": 1000, "mpu9250": 1000, "bmi160": 1600]
+
+    /// The board's first chip with a FIFO driver, run at its highest rate; nil when the board has
+    /// none (no batched sensors on it).
+    public init?(board: BoardDescription) {
+        guard let index = board.chips.firstIndex(where: Self.qualifies),
+              let rate = Self.highestRateHertz[board.chips[index].driver] else { return nil }
+        var description = board
+        description.chips[index].rateHertz = rate
+        description.chips[index].interruptLine = nil
+        label = board.chips[index].label
+        rateHertz = rate
+        self.description = description
+    }
+
+    /// Chips read by our own FIFO drivers (emulated or on `/dev/i2c-N`); an IIO chip belongs to
+    /// its kernel driver.
+    private static func qualifies(_ chip: BoardDescription.Chip) -> Bool {
+        if case .iio = chip.bus { return false }
+        return highestRateHertz[chip.driver] != nil
+    }
+}

@@ -1,0 +1,57 @@
+import MotionManagerCore
+import Synchronization
+
+/// Waits for a batched client's next batch without holding a thread: the queue's waker resumes
+/// the continuation. A cancelled task stops waiting and gets `nil`.
+func nextBatch<Element: Sendable>(_ queue: BatchQueue<Element>) async -> BatchQueue<Element>.Pop? {
+    while !Task.isCancelled {
+        let pop: BatchQueue<Element>.Pop? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<BatchQueue<Element>.Pop?, Never>) in
+                let found = queue.pop(orWake: { continuation.resume(returning: nil) })
+                if case .wait = found {
+                    // Cancelled before the waker was left: the handler found nothing to wake.
+                    if Task.isCancelled { queue.wakeWaiter() }
+                } else {
+                    continuation.resume(returning: found)
+                }
+            }
+        } onCancel: {
+            queue.wakeWaiter()
+        }
+        if let pop { return pop }
+    }
+    return nil
+}
+
+/// One `…Updates()` sequence's source: starts its stream at the first `next()` (so creating the
+/// sequence costs nothing), then hands out batches until the stream stops, the board fails
+/// (thrown) or the iterating task is cancelled (which stops the stream).
+final class BatchSource<Element: Sendable>: Sendable {
+    private let start: @Sendable () throws(MotionManagerError) -> BatchClient<Element>
+    private let stop: @Sendable (BatchClient<Element>) -> Void
+    private let client = Mutex<BatchClient<Element>?>(nil)
+
+    init(start: @escaping @Sendable () throws(MotionManagerError) -> BatchClient<Element>,
+         stop: @escaping @Sendable (BatchClient<Element>) -> Void) {
+        self.start = start
+        self.stop = stop
+    }
+
+    func next() async throws(CMError) -> [Element]? {
+        let running: BatchClient<Element>
+        if let existing = client.withLock({ $0 }) {
+            running = existing
+        } else {
+            do { running = try start() } catch { throw CMError(error) }
+            client.withLock { $0 = running }
+        }
+        switch await nextBatch(running.queue) {
+        case .batch(let batch)?: return batch
+        case .ended(let failure?)?: throw CMError(failure)
+        case .ended(nil)?, .wait?: return nil
+        case nil:
+            stop(running)  // the iterating task was cancelled
+            return nil
+        }
+    }
+}

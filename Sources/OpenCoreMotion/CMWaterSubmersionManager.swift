@@ -1,0 +1,116 @@
+public import Foundation
+package import MotionManagerCore
+import Synchronization
+
+/// Core Motion's CMWaterSubmersionManagerDelegate: what a water-submersion manager reports.
+/// Its methods run on the manager's `delegateQueue`, never on the engine thread.
+public protocol CMWaterSubmersionManagerDelegate: AnyObject, Sendable {
+    func manager(_ manager: CMWaterSubmersionManager, didUpdate event: CMWaterSubmersionEvent)
+    func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterSubmersionMeasurement)
+    func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterTemperature)
+    func manager(_ manager: CMWaterSubmersionManager, errorOccurred error: any Error)
+}
+
+/// Core Motion's `CMWaterSubmersionManager` on a Linux board with a depth sensor (an
+/// MS5837-30BA or -02BA; `boards/sim-ms5837.board` simulates a dive): submerged/not-submerged
+/// events, depth measurements with the submersion state, and the water's temperature.
+///
+/// As in Core Motion, setting `delegate` starts the updates and clearing it stops them. The
+/// surface pressure is learned from then on, so set it before going into the water (out of
+/// it for at least 4 s). Every measurement comes (25 a second on an MS5837 at its highest
+/// resolution), events as they happen, water temperature with each of its readings while
+/// submerged. Fresh or salt water (`waterDensity`) and the rated depth (`maximumDepth`) are
+/// this API's additions: Core Motion knows the watch's. Thread-safe.
+public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
+    /// The board a manager opens by default: a simulated dive.
+    public static let defaultBoardPath = WaterSubmersionCore.defaultBoardPath
+    public static let freshWaterDensity = 1000.0
+    public static let saltWaterDensity = 1025.0
+
+    public let boardPath: String
+    public let boardError: CMError?
+    /// Water density, kg/m³.
+    public let waterDensity: Double
+    /// The serial queue the delegate's methods run on.
+    public let delegateQueue: OperationQueue
+    package let core: WaterSubmersionCore
+
+    private struct WeakDelegate: @unchecked Sendable {
+        // `@unchecked`: a weak reference to a Sendable delegate, only read and written under
+        // the Mutex below.
+        weak var value: (any CMWaterSubmersionManagerDelegate)?
+    }
+    private let delegateBox = Mutex(WeakDelegate())
+
+    /// A manager of the board file at `board`, in water of `waterDensity` (kg/m³), rated to
+    /// `maximumDepth` metres (nil: the depth sensor's range in that water).
+    public init(board: String = CMWaterSubmersionManager.defaultBoardPath, waterDensity: Double = freshWaterDensity, maximumDepth: Double? = nil) {
+        core = WaterSubmersionCore(board: board, waterDensity: waterDensity, maximumDepth: maximumDepth)
+        boardPath = core.boardPath
+        boardError = core.boardError.map(CMError.init)
+        self.waterDensity = waterDensity
+        delegateQueue = OperationQueue()
+        delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.name = "CMWaterSubmersionManager"
+    }
+
+    deinit { core.stop() }
+
+    public var description: String { "CMWaterSubmersionManager(\(core.summary))" }
+
+    /// Whether the default board (`boards/sim-ms5837.board`) has a depth sensor.
+    public class var waterSubmersionAvailable: Bool { WaterSubmersionCore.isAvailable(board: defaultBoardPath) }
+    /// Whether this manager's board has a depth sensor.
+    public var isWaterSubmersionAvailable: Bool { core.isAvailable }
+    /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).
+    public class var authorizationStatus: CMAuthorizationStatus { .authorized }
+
+    /// The deepest the device may go; nil without a depth sensor.
+    public var maximumDepth: Measurement<UnitLength>? { core.settings.map { Measurement(value: $0.maximumDepth, unit: .meters) } }
+
+    /// Setting a delegate starts updates (the surface is learned anew); nil stops them. A board
+    /// without a depth sensor, or that cannot be brought up or stops, gives the delegate one
+    /// `errorOccurred` with a `CMError`.
+    public weak var delegate: (any CMWaterSubmersionManagerDelegate)? {
+        get { delegateBox.withLock { $0.value } }
+        set {
+            delegateBox.withLock { $0.value = newValue }
+            if newValue == nil { stop() } else { start() }
+        }
+    }
+
+    /// Counts starts and stops: work queued for an earlier start is skipped.
+    private let generation = Atomic<Int>(0)
+
+    private func stop() {
+        generation.add(1, ordering: .releasing)
+        core.stop()
+    }
+
+    private func start() {
+        let current = generation.add(1, ordering: .acquiringAndReleasing).newValue
+        // The engine thread only queues the work; the delegate is looked up when it runs.
+        do {
+            try core.start { [weak self] feed in
+                self?.delegateQueue.addOperation { [weak self] in self?.dispatch(feed, generation: current) }
+            }
+        } catch {
+            delegateQueue.addOperation { [weak self] in self?.dispatch(.failed(error), generation: current) }
+        }
+    }
+
+    /// On `delegateQueue`: one feed to the delegate, unless updates stopped or restarted since.
+    private func dispatch(_ feed: WaterSubmersionFeed, generation started: Int) {
+        guard generation.load(ordering: .acquiring) == started, let delegate else { return }
+        switch feed {
+        case .event(let submerged, let time):
+            delegate.manager(self, didUpdate: CMWaterSubmersionEvent(date: Date(engineNanoseconds: time), state: submerged ? .submerged : .notSubmerged))
+        case .measurement(let measurement):
+            delegate.manager(self, didUpdate: CMWaterSubmersionMeasurement(measurement))
+        case .temperature(let time, let celsius, let uncertainty):
+            delegate.manager(self, didUpdate: CMWaterTemperature(date: Date(engineNanoseconds: time), celsius: celsius, uncertaintyCelsius: uncertainty))
+        case .failed(let failure):
+            delegate.manager(self, errorOccurred: CMError(failure))
+        }
+    }
+}
