@@ -15,12 +15,51 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
 
     public static let zero = Q32_32(rawValue: 0)
     public static let one = Q32_32(rawValue: 1 << 32)
+    /// π, rounded: round(π × 2³²) (the same as `Q32_32(Double.pi)`; Q32_32Tests).
+    public static let pi = Q32_32(rawValue: 13_493_037_705)
+    /// √2, rounded: round(√2 × 2³²) (the same as `Q32_32(2.0.squareRoot())`).
+    public static let squareRootOfTwo = Q32_32(rawValue: 6_074_001_000)
+
+    /// An integer value (exact).
+    @inlinable public init(integer: Int32) { rawValue = Int64(integer) << 32 }
 
     /// The nearest value to `value` (for constants and set-up, not the per-sample path).
     @inlinable
     public init(_ value: Double) {
         let scaled = (value * 4_294_967_296).rounded()
         rawValue = scaled.isNaN ? 0 : scaled >= 9.2e18 ? .max : scaled <= -9.2e18 ? .min : Int64(scaled)
+    }
+
+    /// numerator / denominator, rounded to nearest (ties away from zero, as `init(_: Double)`
+    /// rounds), in integer arithmetic only: constants and settings without floating point (a
+    /// Cortex-M0 has no FPU, and its soft double costs 8 KB of flash). |numerator| < 2³¹ (so
+    /// that numerator × 2³² fits Int64) and denominator > 0.
+    ///
+    /// The same value as `Q32_32(Double(numerator) / Double(denominator))` at least whenever
+    /// |quotient| < 2²⁰ / denominator: the exact quotient is then at least 1/(2³³ d) from a
+    /// rounding midpoint of 2⁻³² (never on one for d < 2³³), farther than the double's error
+    /// of at most |quotient| × 2⁻⁵³ (Q32_32Tests). Beyond, almost always too: make_recording.py
+    /// checks every reading the firmware replays.
+    @inlinable
+    public init(numerator: Int64, denominator: Int64) {
+        let scaled = numerator << 32
+        let half = denominator / 2
+        rawValue = (scaled + (scaled >= 0 ? half : -half)) / denominator
+    }
+
+    /// 1/x rounded to nearest (ties up), exact: 2⁶⁴ / raw in integer arithmetic. For x > 0; x
+    /// at or below 2⁻³¹ (whose reciprocal does not fit) and x ≤ 0 give `max` (set-up only:
+    /// reciprocals of time constants).
+    @inlinable
+    public var reciprocal: Q32_32 {
+        guard rawValue > 2 else { return Q32_32(rawValue: .max) }
+        // 2⁶⁴ / d = 2 × (2⁶³ / d): quotient and remainder of 2⁶³, then one more bit.
+        let d = UInt64(rawValue)
+        let half = UInt64(1) << 63
+        let doubledRemainder = half % d * 2  // < 2d < 2⁶⁴
+        let quotient = half / d * 2 + doubledRemainder / d
+        let remainder = doubledRemainder % d
+        return Q32_32(rawValue: Int64(quotient + (remainder >= d - remainder ? 1 : 0)))
     }
 
     /// Exact conversions from the 32-bit formats.

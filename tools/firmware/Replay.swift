@@ -56,12 +56,13 @@ struct LineWriter {
     }
 }
 
-/// Exactly the double the recording's text parses to (`scaled` is its last decimal place's
-/// integer), then `Q32_32(Double)` as the Linux pipeline converts readings.
-@inline(never)
-func fixed(_ scaled: Int32, _ scale: Double) -> Q32_32 { Q32_32(Double(scaled) / scale) }
+/// The reading `scaled / scale` (`scaled` is the recording text's last decimal place's
+/// integer) in Q32.32, rounded in integer arithmetic: the same number as the Linux pipeline's
+/// `Q32_32(Double)` of the parsed text (make_recording.py checks every value), without
+/// floating point (a Cortex-M0 has none: its soft double is 8 KB of flash).
+func fixed(_ scaled: Int32, _ scale: Int64) -> Q32_32 { Q32_32(numerator: Int64(scaled), denominator: scale) }
 
-func vector(_ samples: UnsafePointer<Int32>, _ scale: Double) -> FusionVector<Q32_32> {
+func vector(_ samples: UnsafePointer<Int32>, _ scale: Int64) -> FusionVector<Q32_32> {
     FusionVector(x: fixed(samples[0], scale), y: fixed(samples[1], scale), z: fixed(samples[2], scale))
 }
 
@@ -114,16 +115,27 @@ struct ActivityReplay {
     }
 }
 
+/// No motion-activity stage (one stage alone): no state for it on the stack.
+struct NoActivity {}
+#if STEPS_ONLY
+typealias WalkActivity = NoActivity
+#else
+typealias WalkActivity = ActivityReplay
+#endif
+#if FUSION_ONLY
+typealias RotationActivity = NoActivity
+#else
+typealias RotationActivity = ActivityReplay
+#endif
+
 /// Every `StepDetector` output: "step T", "pause T", "resume T" (ns); then the count. With the
 /// activity stage (not `STEPS_ONLY`; its step detector is the pedometer's) every activity
 /// update too ("activity FLAGS CONFIDENCE START AT", raw values, ns), and their count;
 /// `ACTIVITY_ONLY` prints only those. The walk has no gyroscope.
-func replayWalk(_ out: inout LineWriter) {
+func replayWalk(_ out: inout LineWriter, _ activity: inout WalkActivity) {
     #if STEPS_ONLY
     var detector = StepDetector()
     var steps: Int64 = 0
-    #else
-    var activity = ActivityReplay()
     #endif
     let count = Int(ocm_walk_count)
     let samples = ocm_walk_samples()!
@@ -164,12 +176,11 @@ func replayWalk(_ out: inout LineWriter) {
 /// `ActivityStage` takes them in that order (each accelerometer sample with the gyroscope
 /// sample before it): the device lying still, then turned in the
 /// hand. `ACTIVITY_ONLY` runs only that.
-func replayRotation(_ out: inout LineWriter, interval: Int) {
+func replayRotation(_ out: inout LineWriter, _ activity: inout RotationActivity, interval: Int) {
     #if !ACTIVITY_ONLY
     var filter = FixedPointAttitudeFilter()
     #endif
     #if !FUSION_ONLY
-    var activity = ActivityReplay()
     var rotationRate: FusionVector<Q32_32>?
     #endif
     let count = Int(ocm_rotation_count)
@@ -214,11 +225,21 @@ public func replay() {
     out.text("ocm-firmware-replay 1"); out.end()
     // One stage alone (`-D STEPS_ONLY`, `-D FUSION_ONLY`, `-D ACTIVITY_ONLY`: with the step
     // detector as its walking detector, but no step output) for its own flash and stack figures.
+    // The motion-activity state (3 KB) is made here, a fresh one for each recording, before
+    // the stage runs: its construction's temporaries are then off the stack by the time the
+    // attitude filter's state and the per-sample calls are on it (the peak stack is the
+    // pipeline's state plus one sample's calls, not plus its set-up).
     #if !FUSION_ONLY
-    replayWalk(&out)
+    do {
+        var activity = WalkActivity()
+        replayWalk(&out, &activity)
+    }
     #endif
     #if !STEPS_ONLY
-    replayRotation(&out, interval: 50)
+    do {
+        var activity = RotationActivity()
+        replayRotation(&out, &activity, interval: 50)
+    }
     #endif
     out.text("end"); out.end()
     out.flush()

@@ -5,9 +5,10 @@
 
 Every value is kept exactly as the recording writes it: a decimal with a fixed number of
 places becomes the integer of its last place (m/s² × 10⁴, rad/s × 10⁵, µT × 10²), and the
-time becomes whole microseconds. The replay turns each back with one IEEE division
-(`Double(v) / 10⁴`), which gives the same double as parsing the text, so the firmware sees what
-`motionctl replay` sees. int32_t, in flash (const).
+time becomes whole microseconds. The replay turns each into Q32.32 with one rounded integer
+division (`Q32_32(numerator: v, denominator: 10⁴)`); this script checks that it gives, for
+every value, the same number as the Linux pipeline's `Q32_32(Double)` of the parsed text, so
+the firmware sees what `motionctl replay` sees. int32_t, in flash (const).
 
 - `ocm_walk`: the Oxford pocket walk, accelerometer only: {t_us, ax, ay, az} per sample.
 - `ocm_rotation`: BROAD trial 01, whose rows come as acc, gyr, mag at one time:
@@ -17,7 +18,9 @@ Both recordings are CC BY 4.0 (see Tests/Recordings/README.md).
 import argparse
 import gzip
 import os
+import math
 from decimal import Decimal
+from fractions import Fraction
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 WALK = os.path.join(ROOT, "Tests/Recordings/oxford_pixel_frontpocket_walk.csv.gz")
@@ -34,11 +37,30 @@ def rows(path):
             yield t, sensor, values
 
 
+def q32_32_of_double(value):
+    """Swift's Q32_32(Double): value × 2³² (exact), rounded half away from zero."""
+    scaled = Fraction(value) * 2**32
+    rounded = math.floor(abs(scaled) + Fraction(1, 2))
+    return rounded if scaled >= 0 else -rounded
+
+
+def q32_32_of_ratio(numerator, denominator):
+    """Swift's Q32_32(numerator:denominator:): (n × 2³² ± d/2) / d, truncated."""
+    scaled = numerator << 32
+    total = scaled + (denominator // 2 if scaled >= 0 else -(denominator // 2))
+    quotient = abs(total) // denominator
+    return quotient if total >= 0 else -quotient
+
+
 def exact(text, scale):
     value = Decimal(text) * scale
     assert value == value.to_integral_value(), (text, scale)  # no digit lost
     value = int(value)
     assert -2**31 <= value < 2**31, text
+    # The replay's integer conversion equals the parsed double's (Python's float(text) and
+    # int / int are correctly rounded, as Swift's parsing and Double(v) / scale are).
+    if scale != 10**6:
+        assert q32_32_of_ratio(value, scale) == q32_32_of_double(float(text)) == q32_32_of_double(value / scale), text
     return value
 
 

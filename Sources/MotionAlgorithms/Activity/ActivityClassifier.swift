@@ -64,18 +64,28 @@ public struct ActivityClassifier: Sendable {
     private var started = false
 
     // Thresholds (m/s², rad/s, steps/s); see the type's documentation for where they come from.
-    private let stillSpreadEnter = Q32_32(0.8), stillSpreadStay = Q32_32(1.2)
-    private let stillRotationEnter = Q32_32(0.6), stillRotationStay = Q32_32(1.0)
-    private let runCadenceEnter = Q32_32(140.0 / 60), runCadenceStay = Q32_32(130.0 / 60)
-    private let runImpactEnter = Q32_32(0.5 * 9.80665), runImpactStay = Q32_32(0.4 * 9.80665)
-    private let vibrationMinimum = Q32_32(0.08), vibrationMaximum = Q32_32(1.5)
-    private let carRideMinimum = Q32_32(0.05), carRideMaximum = Q32_32(1.0)
-    private let carRotationMaximum = Q32_32(0.5)
-    private let bikeRideMaximum = Q32_32(1.0)
-    private let bikeSpreadMinimum = Q32_32(0.3)
-    private let bikeRotationMaximum = Q32_32(1.0)
-    private let rhythmPresent = Q32_32(0.6)
-    private let carriedSteadiness = Q32_32(0.7), bikeSteadiness = Q32_32(0.9), carSteadiness = Q32_32(0.95)
+    // (Exact ratios: no floating point on a board without an FPU.)
+    private static var stillSpreadEnter: Q32_32 { Q32_32(numerator: 8, denominator: 10) }
+    private static var stillSpreadStay: Q32_32 { Q32_32(numerator: 12, denominator: 10) }
+    private static var stillRotationEnter: Q32_32 { Q32_32(numerator: 6, denominator: 10) }
+    private static var stillRotationStay: Q32_32 { Q32_32.one }
+    private static var runCadenceEnter: Q32_32 { Q32_32(numerator: 140, denominator: 60) }
+    private static var runCadenceStay: Q32_32 { Q32_32(numerator: 130, denominator: 60) }
+    /// 0.5 g and 0.4 g, g = 9.80665 m/s².
+    private static var runImpactEnter: Q32_32 { Q32_32(numerator: 980_665, denominator: 200_000) }
+    private static var runImpactStay: Q32_32 { Q32_32(numerator: 4 * 980_665, denominator: 1_000_000) }
+    private static var vibrationMinimum: Q32_32 { Q32_32(numerator: 8, denominator: 100) }
+    private static var vibrationMaximum: Q32_32 { Q32_32(numerator: 15, denominator: 10) }
+    private static var carRideMinimum: Q32_32 { Q32_32(numerator: 5, denominator: 100) }
+    private static var carRideMaximum: Q32_32 { Q32_32.one }
+    private static var carRotationMaximum: Q32_32 { Q32_32(numerator: 5, denominator: 10) }
+    private static var bikeRideMaximum: Q32_32 { Q32_32.one }
+    private static var bikeSpreadMinimum: Q32_32 { Q32_32(numerator: 3, denominator: 10) }
+    private static var bikeRotationMaximum: Q32_32 { Q32_32.one }
+    private static var rhythmPresent: Q32_32 { Q32_32(numerator: 6, denominator: 10) }
+    private static var carriedSteadiness: Q32_32 { Q32_32(numerator: 7, denominator: 10) }
+    private static var bikeSteadiness: Q32_32 { Q32_32(numerator: 9, denominator: 10) }
+    private static var carSteadiness: Q32_32 { Q32_32(numerator: 95, denominator: 100) }
 
     public init() {}
 
@@ -114,23 +124,23 @@ public struct ActivityClassifier: Sendable {
         let rotation = w.rotation ?? .zero
         if still {
             // A fidget does not end it: movement for 1.5 s does (or steps).
-            let moving = w.axisSpread >= stillSpreadStay || rotation >= stillRotationStay
+            let moving = w.axisSpread >= Self.stillSpreadStay || rotation >= Self.stillRotationStay
             movingBlocks = moving ? movingBlocks + 1 : 0
             still = !stepping && movingBlocks < 3
         } else {
             // Quiet for the last second is enough to say so.
-            still = !stepping && lastSecond.axisSpread < stillSpreadEnter && (lastSecond.rotation ?? .zero) < stillRotationEnter
+            still = !stepping && lastSecond.axisSpread < Self.stillSpreadEnter && (lastSecond.rotation ?? .zero) < Self.stillRotationEnter
             movingBlocks = 0
         }
 
         let (correlation, _) = rhythm.evaluate()
         lastRhythm = correlation
         let noGait = blocksSinceStepping >= 20
-        let roadVibration = w.vibration >= vibrationMinimum && w.vibration <= vibrationMaximum
-        let carLike = noGait && roadVibration && w.rideDeviation >= carRideMinimum && w.rideDeviation <= carRideMaximum
-            && rotation < carRotationMaximum && w.gravitySteadiness >= carSteadiness
-        let bikeLike = noGait && roadVibration && correlation >= rhythmPresent && w.rideDeviation < bikeRideMaximum
-            && w.axisSpread >= bikeSpreadMinimum && rotation < bikeRotationMaximum && w.gravitySteadiness >= bikeSteadiness
+        let roadVibration = w.vibration >= Self.vibrationMinimum && w.vibration <= Self.vibrationMaximum
+        let carLike = noGait && roadVibration && w.rideDeviation >= Self.carRideMinimum && w.rideDeviation <= Self.carRideMaximum
+            && rotation < Self.carRotationMaximum && w.gravitySteadiness >= Self.carSteadiness
+        let bikeLike = noGait && roadVibration && correlation >= Self.rhythmPresent && w.rideDeviation < Self.bikeRideMaximum
+            && w.axisSpread >= Self.bikeSpreadMinimum && rotation < Self.bikeRotationMaximum && w.gravitySteadiness >= Self.bikeSteadiness
         carBlocks = carBlocks << 1 | (carLike ? 1 : 0)
         bikeBlocks = bikeBlocks << 1 | (bikeLike ? 1 : 0)
         blocksSinceCar = carLike ? 0 : min(blocksSinceCar + 1, Int.max / 2)
@@ -149,14 +159,14 @@ public struct ActivityClassifier: Sendable {
     private mutating func decide(time: Int64, stepping: Bool, cadence: Q32_32, newBlock: Bool) -> Bool {
         var flags: MotionActivityFlags = []
         var evidenceNanoseconds = 2 * ActivityFeatures.blockNanoseconds * 2  // the 2 s window
-        if stepping, let window, window.gravitySteadiness < carriedSteadiness {
+        if stepping, let window, window.gravitySteadiness < Self.carriedSteadiness {
             // Steps, but the device is being turned over in a hand, not carried: no call.
             running = false
         } else if stepping {
             let impact = window?.rideDeviation ?? .zero
             running = running
-                ? cadence >= runCadenceStay && impact >= runImpactStay
-                : cadence >= runCadenceEnter && impact >= runImpactEnter
+                ? cadence >= Self.runCadenceStay && impact >= Self.runImpactStay
+                : cadence >= Self.runCadenceEnter && impact >= Self.runImpactEnter
             flags = running ? .running : .walking
         } else if window == nil {
             flags = .unknown
@@ -183,6 +193,9 @@ public struct ActivityClassifier: Sendable {
         return estimate != previous
     }
 
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     private func confidence(for flags: MotionActivityFlags) -> MotionActivityConfidence {
         if flags.isEmpty || flags.contains(.unknown) { return .low }
         if !flags.isDisjoint(with: .vehicle) { return blocksInState >= 60 ? .high : .medium }

@@ -47,11 +47,15 @@ public struct ActivityFeatures: Sendable {
     private var middle = Q32_32.zero   // 5 Hz
     private var slow = Q32_32.zero     // 0.3 Hz
     private var highPassed = Q32_32.zero  // 5 Hz low-pass of (fast − middle), for a second-order edge
-    private let twoPi20 = Q32_32(2 * Double.pi * 20)
-    private let twoPi5 = Q32_32(2 * Double.pi * 5)
-    private let twoPi03 = Q32_32(2 * Double.pi * 0.3)
+    // 2π f_c (1/s), rounded: round(40π × 2³²), round(10π × 2³²), round(0.6π × 2³²).
+    static let twoPi20 = Q32_32(rawValue: 539_721_508_181)
+    static let twoPi5 = Q32_32(rawValue: 134_930_377_045)
+    static let twoPi03 = Q32_32(rawValue: 8_095_822_623)
 
-    public init() {}
+    // Not inlined: inlined into `ActivityClassifier.init` it made the classifier's
+    // construction hold a second copy of the blocks on the stack (+560 bytes of peak stack on a
+    // Cortex-M0, whose whole pipeline has 8 KB of RAM; tools/test-firmware-qemu.sh).
+    @inline(never) public init() {}
 
     /// One accelerometer sample (m/s², device axes) with the latest rotation rate (rad/s) when
     /// the board has a gyroscope. Returns true when it completed a 0.5 s block.
@@ -68,13 +72,13 @@ public struct ActivityFeatures: Sendable {
         }
         let dt = Q32_32(nanoseconds: time - previousTime)
         previousTime = time
-        fast = fast + (magnitude - fast) * min(Q32_32.one, twoPi20 * dt)
-        middle = middle + (fast - middle) * min(Q32_32.one, twoPi5 * dt)
-        slow = slow + (middle - slow) * min(Q32_32.one, twoPi03 * dt)
+        fast = fast + (magnitude - fast) * min(Q32_32.one, Self.twoPi20 * dt)
+        middle = middle + (fast - middle) * min(Q32_32.one, Self.twoPi5 * dt)
+        slow = slow + (middle - slow) * min(Q32_32.one, Self.twoPi03 * dt)
         // Twice high-passed at 5 Hz (second order, −40 dB/decade): a step's 2 Hz fundamental,
         // ±2.5 m/s² at the waist, would leak 0.6 m/s² rms through one first-order edge.
         let firstEdge = fast - middle
-        highPassed = highPassed + (firstEdge - highPassed) * min(Q32_32.one, twoPi5 * dt)
+        highPassed = highPassed + (firstEdge - highPassed) * min(Q32_32.one, Self.twoPi5 * dt)
         let vibration = firstEdge - highPassed
         let ride = middle - slow
 
@@ -122,7 +126,7 @@ public struct ActivityFeatures: Sendable {
     /// Whether four blocks (2 s) have been seen: the features below are meaningful.
     public var isWindowFull: Bool { completedBlocks >= Self.blocksPerWindow }
 
-    private func windowSums(blocks count: Int) -> Block {
+    private mutating func windowSums(blocks count: Int) -> Block {
         var total = Block()
         for age in 0..<count {
             let block = blocks[(newest + 4 - age) & 3]
@@ -139,8 +143,9 @@ public struct ActivityFeatures: Sendable {
     }
 
     /// Statistics of the newest `count` blocks (4: the 2 s window; 2: the last second), after a
-    /// completed block.
-    public func window(blocks count: Int = 4) -> ActivityWindow {
+    /// completed block. Changes nothing: `mutating` only so that the blocks are read in place
+    /// (a non-mutating call on this 700-byte struct copies it onto the stack first).
+    public mutating func window(blocks count: Int = 4) -> ActivityWindow {
         let total = windowSums(blocks: min(max(count, 1), 4))
         let n = max(total.samples, 1)
         func mean(_ sum: Q32_32) -> Q32_32 { Q32_32(rawValue: sum.rawValue / n) }

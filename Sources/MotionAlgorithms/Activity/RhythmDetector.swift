@@ -30,12 +30,17 @@ public struct RhythmDetector: Sendable {
     private var nextSample: Int64 = 0
     private var previousTime: Int64 = 0
     private var started = false
-    private let twoPi4 = Q32_32(2 * Double.pi * 4)
-    private let dipDepth = Q32_32(0.5)
+    static let twoPi4 = Q32_32(rawValue: 107_944_301_636)  // 2π × 4 Hz: round(8π × 2³²)
+    private static var dipDepth: Q32_32 { Q32_32(numerator: 1, denominator: 2) }
     /// 1/τ of the mean removed (τ = 0.5 s: a high-pass near 0.3 Hz, below 50 rpm).
-    private let meanRate = Q32_32(2.0)
+    private static var meanRate: Q32_32 { Q32_32(integer: 2) }
+    /// 10⁻⁸ (m/s²)⁴: round(10⁻⁸ × 2³²).
+    private static var noiseFloor: Q32_32 { Q32_32(numerator: 1, denominator: 100_000_000) }
 
-    public init() {}
+    // Not inlined: inlined into `ActivityClassifier.init` it made the classifier's
+    // construction hold a second copy of the ring on the stack (+560 bytes of peak stack on a
+    // Cortex-M0, whose whole pipeline has 8 KB of RAM; tools/test-firmware-qemu.sh).
+    @inline(never) public init() {}
 
     public mutating func update(acceleration a: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
         if !started {
@@ -47,8 +52,8 @@ public struct RhythmDetector: Sendable {
         }
         let dt = Q32_32(nanoseconds: time - previousTime)
         previousTime = time
-        lowPass = lowPass.approaching(a, by: min(Q32_32.one, twoPi4 * dt))
-        mean = mean.approaching(lowPass, by: min(Q32_32.one, meanRate * dt))
+        lowPass = lowPass.approaching(a, by: min(Q32_32.one, Self.twoPi4 * dt))
+        mean = mean.approaching(lowPass, by: min(Q32_32.one, Self.meanRate * dt))
         guard time >= nextSample else { return }
         // Fixed 10 Hz sample times (not "100 ms after the last sample"), so the lags are true.
         nextSample += Self.sampleNanoseconds
@@ -59,34 +64,36 @@ public struct RhythmDetector: Sendable {
     }
 
     /// The strongest normalised autocorrelation at a pedalling lag and that lag (s); 0 until
-    /// the ring is full or when the device does not move.
-    public func evaluate() -> (correlation: Q32_32, periodSeconds: Q32_32) {
+    /// the ring is full or when the device does not move. Changes nothing: `mutating` only so
+    /// that the ring is read in place (a non-mutating call copies this 1 KB struct onto the
+    /// stack, twice: a Cortex-M0 has 8 KB).
+    public mutating func evaluate() -> (correlation: Q32_32, periodSeconds: Q32_32) {
         guard filled == Self.length else { return (.zero, .zero) }
-        // The ring in age order, and prefix sums of |x|², so that each lag costs one pass of
-        // dot products (no modulo, no repeated energies).
-        var ordered = InlineArray<40, FusionVector<Q32_32>>(repeating: .zero)
-        var energyBefore = InlineArray<41, Q32_32>(repeating: .zero)  // Σ|x|² of the first i samples
-        for index in 0..<Self.length {
-            let sample = ring[next + index < Self.length ? next + index : next + index - Self.length]
-            ordered[index] = sample
-            energyBefore[index + 1] = energyBefore[index] + sample.squaredLength
-        }
+        // The ring read in place, in age order (0: oldest), through a span (no copy of its
+        // 960 bytes); the energies Σ|x|² of the two overlapping parts are the total less what
+        // each lag drops at either end. Q32.32 sums wrap exactly, so the order of the terms
+        // does not change a bit.
+        let ring = ring.span, next = next
+        func sample(_ age: Int) -> FusionVector<Q32_32> { ring[next + age < Self.length ? next + age : next + age - Self.length] }
+        var total = Q32_32.zero
+        for age in 0..<Self.length { total = total + sample(age).squaredLength }
+        var energyNow = total, energyThen = total  // Σ|x|² of the newest and the oldest length − lag samples
         var best = Q32_32.zero, bestLag = 0
         var lowest = Q32_32.one  // the lowest r at a shorter lag: the dip before a true peak
         for lag in 1...Self.longestLag {
             let overlap = Int64(Self.length - lag)
+            energyNow = energyNow - sample(lag - 1).squaredLength
+            energyThen = energyThen - sample(Self.length - lag).squaredLength
             var cross = Q32_32.zero
-            for index in lag..<Self.length { cross = cross + ordered[index].dot(ordered[index - lag]) }
-            let energyNow = energyBefore[Self.length] - energyBefore[lag]
-            let energyThen = energyBefore[Self.length - lag]
+            for age in lag..<Self.length { cross = cross + sample(age).dot(sample(age - lag)) }
             let c = Q32_32(rawValue: cross.rawValue / overlap)
             let product = Q32_32(rawValue: energyNow.rawValue / overlap) * Q32_32(rawValue: energyThen.rawValue / overlap)
             // Below (0.01 m/s²)² per axis the signal is sensor noise: no rhythm to speak of.
-            guard product > Q32_32(1e-8) else { continue }
+            guard product > Self.noiseFloor else { continue }
             let r = c * product.reciprocalSquareRoot
             // A rhythm dips before it repeats; a slow drift (a car speeding up) correlates at
             // every short lag without a dip, and is no rhythm.
-            if lag >= Self.shortestLag, r > best, lowest <= r - dipDepth { best = r; bestLag = lag }
+            if lag >= Self.shortestLag, r > best, lowest <= r - Self.dipDepth { best = r; bestLag = lag }
             lowest = min(lowest, r)
         }
         return (best, Q32_32(rawValue: Int64(bestLag) * Q32_32.one.rawValue / 10))

@@ -1,3 +1,5 @@
+import FixedPoint
+
 /// Attitude from gyroscope, accelerometer and (optionally) magnetometer, in the structure of
 /// VQF (see `AttitudeFilterSettings`), over any `FusionScalar`: `Q32_32` on the device, `Double`
 /// as the tests' reference. No allocation, no branching on data beyond thresholds.
@@ -43,8 +45,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private let restGyroscopeThresholdSquared, restAccelerometerThresholdSquared, restMinimumDuration, biasLimit: Scalar
     private let magneticNormThreshold, magneticDipThreshold, magneticNewReferenceTime, inverseReferenceTime: Scalar
     private let fastMagneticConvergence: Bool
-    private let pi: Scalar
-    private let oneSixth = Scalar(1.0 / 6)
+    // Constants as computed properties, not stored (folded at compile time in fixed point).
+    private static var pi: Scalar { Scalar(Q32_32.pi) }
+    private static var oneSixth: Scalar { Scalar(numerator: 1, denominator: 6) }
 
     // States.
     private var started = false
@@ -73,7 +76,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// The calibration's offset when the heading reference was taken, and how far (µT², squared)
     /// it may move before the reference is taken again.
     private var referenceOffset = Vector.zero
-    private let recalibrationThresholdSquared = Scalar(25.0)
+    private static var recalibrationThresholdSquared: Scalar { Scalar(Q32_32(integer: 25)) }
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
     private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
 
@@ -91,13 +94,14 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         laggedAxisX = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         laggedAxisY = laggedAxisX
         laggedAxisZ = laggedAxisX
-        inverseMagnetometerTime = Scalar(1 / settings.magnetometerTimeConstant)
-        inverseRestFilterTime = Scalar(1 / settings.restFilterTimeConstant)
-        inverseBiasTime = Scalar(1 / settings.restBiasTimeConstant)
+        // Reciprocals and squares in exact integer arithmetic (Q32.32).
+        inverseMagnetometerTime = Scalar(settings.magnetometerTimeConstant.reciprocal)
+        inverseRestFilterTime = Scalar(settings.restFilterTimeConstant.reciprocal)
+        inverseBiasTime = Scalar(settings.restBiasTimeConstant.reciprocal)
         let startTime = gyroscopeBias.squaredLength == .zero ? min(settings.motionBiasStartTimeConstant, settings.motionBiasTimeConstant)
                                                : settings.motionBiasTimeConstant
         motionBiasTime = Scalar(startTime)
-        inverseMotionBiasTime = Scalar(1 / startTime)
+        inverseMotionBiasTime = Scalar(startTime.reciprocal)
         settledMotionBiasTime = Scalar(settings.motionBiasTimeConstant)
         restGyroscopeThresholdSquared = Scalar(settings.restGyroscopeThreshold * settings.restGyroscopeThreshold)
         restAccelerometerThresholdSquared = Scalar(settings.restAccelerometerThreshold * settings.restAccelerometerThreshold)
@@ -106,9 +110,8 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         magneticNormThreshold = Scalar(settings.magneticNormThreshold)
         magneticDipThreshold = Scalar(settings.magneticDipThreshold)
         magneticNewReferenceTime = Scalar(settings.magneticNewReferenceTime)
-        inverseReferenceTime = Scalar(1 / 5.0)  // the reference follows an undisturbed field slowly
+        inverseReferenceTime = Scalar(numerator: 1, denominator: 5)  // the reference follows an undisturbed field slowly
         fastMagneticConvergence = settings.fastMagneticConvergence
-        pi = Scalar(Double.pi)
     }
 
     /// The 6D attitude: device axes → a frame with z up and x where the device's x pointed
@@ -159,7 +162,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         let half = rate * dt.timesPowerOfTwo(-1)        // ω dt / 2
         let quarterThetaSquared = half.squaredLength     // θ² / 4
         let w = Scalar.one - quarterThetaSquared.timesPowerOfTwo(-1)
-        let v = half * (Scalar.one - quarterThetaSquared * oneSixth)
+        let v = half * (Scalar.one - quarterThetaSquared * Self.oneSixth)
         let step = Rotation(w: w, x: v.x, y: v.y, z: v.z)
         gyroscopeQuaternion = (gyroscopeQuaternion * step).normalized
     }
@@ -230,6 +233,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
 
     /// The almost-inertial frame's x, y and z axes in device coordinates: the rows of the
     /// gyroscope quaternion's rotation matrix (device → almost-inertial).
+    @inline(__always)  // (see `clamped`)
     private var inertialAxes: (x: Vector, y: Vector, z: Vector) {
         let q = gyroscopeQuaternion
         let (xx, yy, zz) = (q.x * q.x, q.y * q.y, q.z * q.z)
@@ -242,6 +246,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     }
 
     /// A bias estimate within ±`biasLimit` on each axis.
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     private func clamped(_ estimate: Vector) -> Vector {
         func clamp(_ value: Scalar) -> Scalar { max(-biasLimit, min(biasLimit, value)) }
         return Vector(x: clamp(estimate.x), y: clamp(estimate.y), z: clamp(estimate.z))
@@ -268,7 +275,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             // An offset that moved far since the heading's reference was taken makes that
             // reference (field strength, dip) and the heading stale: start them again.
             let moved = (offset - referenceOffset).squaredLength
-            if hasHeading, moved > recalibrationThresholdSquared {
+            if hasHeading, moved > Self.recalibrationThresholdSquared {
                 hasHeading = false
                 isMagneticallyDisturbed = false
             }
@@ -346,11 +353,12 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     }
 
     /// The angle in (−π, π].
+    @inline(__always)  // (see `clamped`)
     private func wrapped(_ angle: Scalar) -> Scalar {
-        let twoPi = pi + pi
+        let twoPi = Self.pi + Self.pi
         var result = angle
-        while result > pi { result = result - twoPi }
-        while !(result > -pi) { result = result + twoPi }
+        while result > Self.pi { result = result - twoPi }
+        while !(result > -Self.pi) { result = result + twoPi }
         return result
     }
 }

@@ -1,25 +1,29 @@
-/// The attitude filter's settings, in human units, with their defaults. The time constants are
+public import FixedPoint
+
+/// The attitude filter's settings, in human units (Q32.32: exact, and converted to the filter's
+/// coefficients in integer arithmetic, so that a Cortex-M0 needs no floating point), with
+/// their defaults. The time constants are
 /// those of VQF (Laidig & Seel, "VQF: Highly accurate IMU orientation estimation with bias
 /// estimation and magnetic disturbance rejection", Information Fusion 91, 2023), whose structure
 /// this filter follows; the values are physical choices, not fitted to any recording.
 public struct AttitudeFilterSettings: Sendable, Equatable {
     /// Time constant of the accelerometer's low-pass filter in the almost-inertial frame, s:
     /// how long a linear acceleration must last before it tilts the estimate.
-    public var accelerometerTimeConstant = 3.0
+    public var accelerometerTimeConstant = Q32_32(integer: 3)
     /// Time constant of the heading correction by the magnetometer, s.
-    public var magnetometerTimeConstant = 9.0
-    /// Rest: the gyroscope within this of its 0.5 s average, rad/s (2 °/s) …
-    public var restGyroscopeThreshold = 2.0 * .pi / 180
+    public var magnetometerTimeConstant = Q32_32(integer: 9)
+    /// Rest: the gyroscope within this of its 0.5 s average, rad/s (2 °/s: round(2π/180 × 2³²)) …
+    public var restGyroscopeThreshold = Q32_32(rawValue: 149_922_641)
     /// … and the accelerometer within this of its average, m/s² …
-    public var restAccelerometerThreshold = 0.5
+    public var restAccelerometerThreshold = Q32_32(numerator: 1, denominator: 2)
     /// … for at least this long, s.
-    public var restMinimumDuration = 1.5
+    public var restMinimumDuration = Q32_32(numerator: 3, denominator: 2)
     /// Time constant of the averages rest detection compares with, s.
-    public var restFilterTimeConstant = 0.5
+    public var restFilterTimeConstant = Q32_32(numerator: 1, denominator: 2)
     /// Time constant with which the gyroscope bias follows the gyroscope's average at rest, s.
-    public var restBiasTimeConstant = 2.0
+    public var restBiasTimeConstant = Q32_32(integer: 2)
     /// Time constant with which the inclination corrections pull the bias estimate in motion, s.
-    public var motionBiasTimeConstant = 100.0
+    public var motionBiasTimeConstant = Q32_32(integer: 100)
     /// … from this one at start, growing by a second every two seconds of motion until it
     /// reaches `motionBiasTimeConstant` (as a Kalman filter's gain falls with its uncertainty), s.
     /// A gyroscope just switched on has an unknown zero-rate offset (±20 °/s for an MPU-6050,
@@ -28,32 +32,32 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// minutes. 12 s is four times the accelerometer's time constant, where the loop the two
     /// form is critically damped (ζ = ½√(12/3) = 1): the faster start does not ring. A stored
     /// bias starts at `motionBiasTimeConstant`.
-    public var motionBiasStartTimeConstant = 12.0
+    public var motionBiasStartTimeConstant = Q32_32(integer: 12)
     /// The bias estimate is clamped to this, rad/s (10 °/s: MEMS gyroscopes' zero-rate offset
     /// tolerance runs from ±3 °/s (BMI160) to ±20 °/s (MPU-6050), and phones' reach 5 °/s), so
-    /// that no motion mistaken for rest can run it away.
-    public var biasLimit = 10.0 * .pi / 180
+    /// that no motion mistaken for rest can run it away. round(10π/180 × 2³²).
+    public var biasLimit = Q32_32(rawValue: 749_613_206)
     /// A magnetometer sample whose field strength differs from the reference by more than this
     /// fraction, or whose dip angle by more than `magneticDipThreshold`, is a disturbance: it
     /// does not correct the heading.
-    public var magneticNormThreshold = 0.1
-    /// rad (10°).
-    public var magneticDipThreshold = 10.0 * .pi / 180
+    public var magneticNormThreshold = Q32_32(numerator: 1, denominator: 10)
+    /// rad (10°: round(10π/180 × 2³²)).
+    public var magneticDipThreshold = Q32_32(rawValue: 749_613_206)
     /// A field that stays disturbed but steady this long becomes the new reference, s (the
     /// device was moved to a place whose field differs).
-    public var magneticNewReferenceTime = 20.0
+    public var magneticNewReferenceTime = Q32_32(integer: 20)
     /// The heading correction converges as a running mean (gain 1/n) until its gain falls to
     /// the time constant's: the first samples set the heading fast.
     public var fastMagneticConvergence = true
 
     /// The magnetometer is used at most this often, s (50 Hz: ample for a heading corrected
     /// with a 9 s time constant; faster magnetometers' extra samples are skipped).
-    public var magnetometerInterval = 0.02
+    public var magnetometerInterval = Q32_32(numerator: 1, denominator: 50)
     /// Whether the magnetometer's hard-iron offset is estimated online (`MagnetometerCalibration`).
     public var magnetometerCalibration = true
     /// 1σ of the offset before any sample, µT: 300 for an unknown device (a phone's offsets
     /// reach hundreds of µT), a few µT when a stored calibration is given.
-    public var magnetometerOffsetUncertainty = 300.0
+    public var magnetometerOffsetUncertainty = Q32_32(integer: 300)
 
     public init() {}
 }

@@ -1,3 +1,5 @@
+import FixedPoint
+
 /// A second-order Butterworth low-pass filter on a 3-vector, with VQF's parametrisation by a
 /// time constant τ: cutoff f_c = √2 / (2π τ) (Laidig & Seel 2023, §IV-B). Transposed direct
 /// form II; the coefficients follow the average sample interval, recomputed when it drifts.
@@ -11,7 +13,6 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     typealias Vector = FusionVector<Scalar>
 
     private let piCutoff: Scalar  // π f_c, 1/s
-    private let squareRootOfTwo: Scalar
     private var lastInterval = Scalar.zero
     /// The sample interval averaged over about 64 samples, s.
     private var averageInterval = Scalar.zero
@@ -19,9 +20,14 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
     private var state1 = Vector.zero, state2 = Vector.zero
     private(set) var output = Vector.zero
 
-    init(timeConstant: Double) {
-        piCutoff = Scalar(2.0.squareRoot() / (2 * timeConstant))  // π × √2 / (2π τ)
-        squareRootOfTwo = Scalar(2.0.squareRoot())
+    /// The filter for a time constant τ (s): π f_c = π × √2 / (2π τ) = (√2 / 2) × (1/τ).
+    init(timeConstant: Q32_32) {
+        self.init(piCutoff: Q32_32.squareRootOfTwo.timesPowerOfTwo(-1) * timeConstant.reciprocal)
+    }
+
+    /// The filter for a cutoff f_c given as π f_c (1/s).
+    init(piCutoff: Q32_32) {
+        self.piCutoff = Scalar(piCutoff)
     }
 
     /// Starts in the steady state of a constant input `x` (no start-up transient).
@@ -53,11 +59,11 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
         lastInterval = dt
         // A cutoff at or above a quarter of the sample rate (the step detector's 3 Hz on a
         // 12.5 Hz watch) is held just below it: the bilinear transform has no filter there.
-        let angle = min(piCutoff * dt, maximumAngle)
-        var c = angle + angle * angle * angle * oneThird
-        var u = c * c + squareRootOfTwo * c
+        let angle = min(piCutoff * dt, Self.maximumAngle)
+        var c = angle + angle * angle * angle * Self.oneThird
+        var u = c * c + Self.squareRootOfTwo * c
         var inverseD: Scalar
-        if u < seriesLimit {
+        if u < Self.seriesLimit {
             let uSquared = u * u
             inverseD = Scalar.one - u + uSquared - uSquared * u + uSquared * uSquared
         } else {
@@ -66,19 +72,22 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
             let (sine, cosine) = Scalar.sineCosine(angle)
             let secant = cosine.reciprocalSquareRoot
             c = sine * secant * secant
-            u = c * c + squareRootOfTwo * c
+            u = c * c + Self.squareRootOfTwo * c
             let root = (Scalar.one + u).reciprocalSquareRoot
             inverseD = root * root
         }
         let cSquared = c * c
         b0 = cSquared * inverseD
         a1 = (cSquared - Scalar.one).timesPowerOfTwo(1) * inverseD
-        a2 = (cSquared - squareRootOfTwo * c + Scalar.one) * inverseD
+        a2 = (cSquared - Self.squareRootOfTwo * c + Scalar.one) * inverseD
     }
 
-    private let oneThird = Scalar(1.0 / 3)
+    // Constants as computed properties, not stored: no bytes in each filter (the attitude
+    // filter has four), and folded at compile time in fixed point.
+    private static var squareRootOfTwo: Scalar { Scalar(Q32_32.squareRootOfTwo) }
+    private static var oneThird: Scalar { Scalar(numerator: 1, denominator: 3) }
     /// Below u = 0.25 the fifth-order series for 1/D errs by under 10⁻³ (u⁵).
-    private let seriesLimit = Scalar(0.25)
+    private static var seriesLimit: Scalar { Scalar(numerator: 1, denominator: 4) }
     /// π f_c dt < 1.2 rad: f_c below 0.38 of the sample rate.
-    private let maximumAngle = Scalar(1.2)
+    private static var maximumAngle: Scalar { Scalar(numerator: 6, denominator: 5) }
 }

@@ -6,8 +6,9 @@ public import FixedPoint
 public protocol FusionScalar: Sendable, BitwiseCopyable, Comparable {
     static var zero: Self { get }
     static var one: Self { get }
-    /// A constant (settings, coefficients): set-up only, never per sample.
-    init(_ value: Double)
+    /// A constant or setting, exact in Q32.32 (set-up only, never per sample): the Double
+    /// reference takes the very same number, so the two differ only in their arithmetic.
+    init(_ value: Q32_32)
     /// A sensor value in Q16.16 (m/s², rad/s, µT).
     init(_ value: Q16_16)
     /// A time step in seconds from nanoseconds.
@@ -27,7 +28,16 @@ public protocol FusionScalar: Sendable, BitwiseCopyable, Comparable {
     static func sineCosine(_ angle: Self) -> (sine: Self, cosine: Self)
 }
 
+extension FusionScalar {
+    /// numerator / denominator as a constant, rounded as `Q32_32(numerator:denominator:)` does.
+    @inlinable
+    init(numerator: Int64, denominator: Int64) { self.init(Q32_32(numerator: numerator, denominator: denominator)) }
+}
+
 extension Q32_32: FusionScalar {
+    @inlinable
+    public init(_ value: Q32_32) { self = value }
+
     @inlinable
     public init(nanoseconds: Int64) {
         // ns × 2³² / 10⁹, rounded: exact for any step below 2 s (ns < 2³¹ keeps ns << 32 in range).

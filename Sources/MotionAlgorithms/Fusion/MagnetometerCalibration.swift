@@ -1,3 +1,5 @@
+public import FixedPoint
+
 /// Online hard-iron calibration of a magnetometer, aided by the 6D attitude.
 ///
 /// A magnetometer on a board or in a phone reads the Earth's field B plus a constant offset c
@@ -33,41 +35,44 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// may as well be a magnet that came near, which the heading filter rejects as a
     /// disturbance instead (in BROAD's attached-magnet trials, applying a learned 58 µT offset
     /// made the heading worse than rejecting it).
-    private let significantOffsetSquared = Scalar(16_900.0)
+    private static var significantOffsetSquared: Scalar { Scalar(Q32_32(integer: 16_900)) }
     /// Innovations beyond 3σ are disturbances.
-    private let outlierThresholdSquared = Scalar(9.0)
+    private static var outlierThresholdSquared: Scalar { Scalar(Q32_32(integer: 9)) }
     private var rejected = false
     private var rejectedTime = Scalar.zero
     /// After 60 s of rejected samples, the offset's variance grows by (100 µT)².
-    private let relearnTime = Scalar(60.0)
-    private let relearnVariance = Scalar(10_000.0)
+    private static var relearnTime: Scalar { Scalar(Q32_32(integer: 60)) }
+    private static var relearnVariance: Scalar { Scalar(Q32_32(integer: 10_000)) }
 
     /// - Parameters:
     ///   - initialOffset: a stored calibration (µT), or zero.
     ///   - initialUncertainty: 1σ of the initial offset, µT (300 µT: a phone's worst).
-    public init(initialOffset: Vector = .zero, initialUncertainty: Double = 300) {
+    public init(initialOffset: Vector = .zero, initialUncertainty: Q32_32 = Q32_32(integer: 300)) {
         offset = initialOffset
         isApplied = initialOffset.squaredLength > .zero
         var p = InlineArray<36, Scalar>(repeating: .zero)
         for i in 0..<3 { p[i * 6 + i] = Scalar(initialUncertainty * initialUncertainty) }
-        for i in 3..<6 { p[i * 6 + i] = Scalar(100.0 * 100.0) }  // the Earth's field is 25–65 µT
+        for i in 3..<6 { p[i * 6 + i] = Scalar(Q32_32(integer: 100 * 100)) }  // the Earth's field is 25–65 µT
         covariance = p
         // Sensor noise and attitude error (2° of a 50 µT field: 1.7 µT), per axis, µT².
-        measurementVariance = Scalar(4.0)
+        measurementVariance = Scalar(Q32_32(integer: 4))
         // The offset drifts with temperature and new magnetised objects; B turns with the 6D
         // frame's heading drift. Per update, µT².
-        offsetDriftVariance = Scalar(0.0001)
-        fieldDriftVariance = Scalar(0.01)
-        updateInterval = Scalar(0.05)
-        thresholds = (Scalar(1.0), Scalar(9.0), Scalar(100.0))  // variances for 1, 3, 10 µT
+        offsetDriftVariance = Scalar(numerator: 1, denominator: 10_000)
+        fieldDriftVariance = Scalar(numerator: 1, denominator: 100)
+        updateInterval = Scalar(numerator: 1, denominator: 20)
+        thresholds = (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))  // variances for 1, 3, 10 µT
     }
 
     /// The offset to remove, µT: the estimate once it is known (accuracy low or better) and
-    /// significant (at least 130 µT, see `significantOffsetSquared`), else zero. A
+    /// significant (at least 130 µT, see `Self.significantOffsetSquared`), else zero. A
     /// well-calibrated sensor's estimate hovers around zero by the estimator's own noise, a few
     /// tenths of a µT, which at a 15 µT horizontal field is a degree of heading: removing it
     /// would only add error.
     /// Once applied, the offset stays applied (no toggling at the threshold).
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     public var appliedOffset: Vector { isApplied ? offset : .zero }
     public private(set) var isApplied = false
 
@@ -80,6 +85,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     }
 
     /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
+    @inline(__always)  // (see `appliedOffset`)
     public var accuracy: Int8 {
         var worst = covariance[0]
         if covariance[7] > worst { worst = covariance[7] }
@@ -107,11 +113,11 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         // Rejected for long, the offset itself has probably changed (a magnetic case, a new
         // board mount): forget enough of it to learn it again.
         rejectedTime = rejected ? rejectedTime + updateInterval : .zero
-        if rejectedTime >= relearnTime {
-            for i in 0..<3 { covariance[i * 6 + i] = covariance[i * 6 + i] + relearnVariance }
+        if rejectedTime >= Self.relearnTime {
+            for i in 0..<3 { covariance[i * 6 + i] = covariance[i * 6 + i] + Self.relearnVariance }
             rejectedTime = .zero
         }
-        if !isApplied, accuracy == 2, offset.squaredLength >= significantOffsetSquared { isApplied = true }
+        if !isApplied, accuracy == 2, offset.squaredLength >= Self.significantOffsetSquared { isApplied = true }
     }
 
     /// One scalar equation value = R_i · c + B_i (H = [R_i, e_i]).
@@ -133,7 +139,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         let innovation = value - predicted
         // A sample far outside what the estimate expects (beyond 3σ) is a disturbance — a magnet
         // nearby, steel in a wall — not information about the device's own offset: skipped.
-        guard innovation * innovation * inverseS < outlierThresholdSquared else {
+        guard innovation * innovation * inverseS < Self.outlierThresholdSquared else {
             rejected = true
             return
         }
@@ -152,5 +158,6 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         }
     }
 
+    @inline(__always)  // (see `appliedOffset`)
     private func field(_ axis: Int) -> Scalar { axis == 0 ? earthField.x : axis == 1 ? earthField.y : earthField.z }
 }

@@ -9,13 +9,15 @@ public import FixedPoint
 /// (UbiComp 2013) as the walking detector that most reduced false steps.
 ///
 /// The signal is resampled at 25 Hz (every 40 ms by the clock, so any sensor rate gives the
-/// same answer) and kept as integers in cm/s² in a 5.12 s ring: sums of products stay exact
-/// in Int64 and nothing is allocated.
+/// same answer) and kept as Int16 in cm/s² in a 5.12 s ring (256 bytes): ±327.67 m/s² holds
+/// any step signal (|a| minus its mean: within ±16 g × √3 = 272 m/s² for the ±16 g of phone
+/// and board accelerometers; a larger one, from a high-g sensor, is clamped: no walk comes
+/// near), sums of products stay exact in Int64 and nothing is allocated.
 public struct GaitPeriodicity: Sendable {
     private static let tick: Int64 = 40_000_000       // ns between resampled values
     private static let window = 62                    // 2.5 s of values correlated
     private static let maximumLag = 64                // 2.56 s: a stride of 1.28 s steps
-    private var ring = InlineArray<128, Int32>(repeating: 0)
+    private var ring = InlineArray<128, Int16>(repeating: 0)
     private var count = 0
     private var head = 0
     private var nextTick: Int64 = .min
@@ -29,7 +31,7 @@ public struct GaitPeriodicity: Sendable {
         // Several ticks may pass at a low rate or over a gap: repeat the value (a gap of over
         // a second simply restarts the window).
         if time - nextTick > 1_000_000_000 { count = 0; nextTick = time }
-        let value = Int32(clamping: (signal * Q32_32(100)).rawValue >> 32)
+        let value = Int16(clamping: (signal * Q32_32(integer: 100)).rawValue >> 32)
         while nextTick <= time {
             ring[head] = value
             head = (head + 1) & 127
@@ -51,7 +53,7 @@ public struct GaitPeriodicity: Sendable {
         let spread = max(1, (lag * 3 + 10) / 20)
         let low = max(2, lag - spread), high = min(Self.maximumLag, lag + spread)
         guard low <= high, count >= Self.window + high else { return 0 }
-        // A span reads the ring in place (passing the 512-byte InlineArray along copied it).
+        // A span reads the ring in place (passing the InlineArray along copied it).
         let values = ring.span
         var result = Int.min
         for candidate in low...high { result = max(result, Self.pearson(values, head: head, lag: candidate)) }
@@ -59,7 +61,7 @@ public struct GaitPeriodicity: Sendable {
     }
 
     /// Pearson's r × 1000 between the newest `window` values and those `lag` ticks earlier.
-    private static func pearson(_ ring: Span<Int32>, head: Int, lag: Int) -> Int {
+    private static func pearson(_ ring: Span<Int16>, head: Int, lag: Int) -> Int {
         var sx: Int64 = 0, sy: Int64 = 0, sxx: Int64 = 0, syy: Int64 = 0, sxy: Int64 = 0
         for index in 0..<window {
             let x = Int64(ring[(head - 1 - index) & 127])
@@ -67,8 +69,8 @@ public struct GaitPeriodicity: Sendable {
             sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y
         }
         let n = Int64(window)
-        // n·Σxy − ΣxΣy over √(n·Σx² − (Σx)²) √(n·Σy² − (Σy)²): values ≤ 2·10⁴ cm/s² keep
-        // every term below 10¹⁶.
+        // n·Σxy − ΣxΣy over √(n·Σx² − (Σx)²) √(n·Σy² − (Σy)²): |values| ≤ 2¹⁵ keep each
+        // product ≤ 2³⁰, each sum of 62 below 2³⁶ and every term below 2⁴³.
         let covariance = n * sxy - sx * sy
         let deviationX = Int64(UInt64(max(0, n * sxx - sx * sx)).integerSquareRoot)
         let deviationY = Int64(UInt64(max(0, n * syy - sy * sy)).integerSquareRoot)

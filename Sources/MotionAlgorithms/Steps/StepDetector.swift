@@ -41,7 +41,9 @@ public struct StepDetector: Sendable {
     public var confirmVerticalShare = 200
     public var keepVerticalShare = 150
 
-    private var smoothing = ButterworthLowPass<Q32_32>(timeConstant: 2.0.squareRoot() / (2 * .pi * 3))
+    /// The 3 Hz low-pass of |a|: π f_c = 3π /s, round(3π × 2³²).
+    static let smoothingPiCutoff = Q32_32(rawValue: 40_479_113_114)
+    private var smoothing = ButterworthLowPass<Q32_32>(piCutoff: Self.smoothingPiCutoff)
     private var mean = Q32_32.zero
     /// The acceleration vector averaged over 1 s, m/s²: gravity's direction while the device
     /// is carried.
@@ -51,11 +53,11 @@ public struct StepDetector: Sendable {
     /// ((m/s²)²), each averaged over 2 s (see `isBouncing`).
     private var verticalEnergy = Q32_32.zero
     private var totalEnergy = Q32_32.zero
-    private var amplitude = Q32_32(1.0)
+    private var amplitude = Q32_32.one
     private var previous = (Q32_32.zero, Q32_32.zero)
     private var previousTime: Int64 = 0
     private var lastSampleTime: Int64 = 0
-    private let decayRate = Q32_32(0.2)
+    private static var decayRate: Q32_32 { Q32_32(numerator: 1, denominator: 5) }
     private var started = false
     private var lastCandidate: Int64 = .min
     private var lastStep: Int64 = .min
@@ -74,10 +76,14 @@ public struct StepDetector: Sendable {
     /// The periodicity (‰) measured at the latest candidate checked, for diagnostics.
     public private(set) var lastCorrelation = 0
 
-    private let minimumThreshold = Q32_32(0.5)
-    private let thresholdFraction = Q32_32(0.4)
-    private let boutThresholdFraction = Q32_32(0.3)
-    private let tailFraction = Q32_32(0.2)
+    private static var minimumThreshold: Q32_32 { Q32_32(numerator: 1, denominator: 2) }
+    private static var thresholdFraction: Q32_32 { Q32_32(numerator: 2, denominator: 5) }
+    private static var boutThresholdFraction: Q32_32 { Q32_32(numerator: 3, denominator: 10) }
+    private static var tailFraction: Q32_32 { Q32_32(numerator: 1, denominator: 5) }
+    /// 0.7² (see `isCarried`).
+    private static var carriedFractionSquared: Q32_32 { Q32_32(numerator: 49, denominator: 100) }
+    /// The first sample's interval, s (no previous one to measure it from).
+    private static var firstInterval: Q32_32 { Q32_32(numerator: 1, denominator: 100) }
     private let minimumInterval: Int64 = 250_000_000
     private let maximumInterval: Int64 = 2_000_000_000
     private let slowestGait: Int64 = 1_000_000_000
@@ -92,6 +98,9 @@ public struct StepDetector: Sendable {
     /// carried device that was walking less than 10 s ago (a walker setting off again after a
     /// stop; a cold start still waits for the bout's confirmation); false from the predicted
     /// pause on, before the bout's 2 s run out.
+    // Inlined: called on the inout self of a mutating method, a call would first copy the whole
+    // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
+    @inline(__always)
     public var isStepping: Bool {
         events.isMoving && (walking || (isCarried && lastStep != .min && lastSampleTime - lastStep < 10_000_000_000))
     }
@@ -99,7 +108,7 @@ public struct StepDetector: Sendable {
     /// One accelerometer sample (m/s², device axes) at `time`; `output` gets each step credited
     /// by it (a confirmation credits the bout's first steps at once) and each pause or resume.
     public mutating func update(acceleration: FusionVector<Q32_32>, timeNanoseconds time: Int64, output: (Output) -> Void) {
-        let dt = started ? Q32_32(nanoseconds: time - previousTime) : Q32_32(0.01)
+        let dt = started ? Q32_32(nanoseconds: time - previousTime) : Self.firstInterval
         previousTime = time
         if !started {
             started = true
@@ -119,8 +128,8 @@ public struct StepDetector: Sendable {
         let signal = magnitude - mean
         periodicity.update(signal: signal, timeNanoseconds: time)
         // The recent step amplitude decays with a 5 s time constant when nothing renews it.
-        amplitude = amplitude - amplitude * dt * decayRate
-        let threshold = max(minimumThreshold, amplitude * (walking ? boutThresholdFraction : thresholdFraction))
+        amplitude = amplitude - amplitude * dt * Self.decayRate
+        let threshold = max(Self.minimumThreshold, amplitude * (walking ? Self.boutThresholdFraction : Self.thresholdFraction))
         events.observe(signal: signal, threshold: threshold, timeNanoseconds: time, output: output)
         if walking, time - lastStep > maximumInterval {
             // The bout is over; a walker's last step, as they slow to a stop, is often too
@@ -135,7 +144,7 @@ public struct StepDetector: Sendable {
         previous = (last, signal)
         lastSampleTime = time
         guard last > older, last >= signal else { return }
-        if walking, last <= threshold, last > amplitude * tailFraction, last > tailHeight,
+        if walking, last <= threshold, last > amplitude * Self.tailFraction, last > tailHeight,
            peakTime - lastStep >= boutInterval * 3 / 4, peakTime - lastStep <= boutInterval * 4 / 3 {
             tailStep = peakTime
             tailHeight = last
@@ -208,8 +217,9 @@ public struct StepDetector: Sendable {
     /// The device keeps its attitude on average, as on a walking body (pocket, bag, hand held
     /// or swinging): the 1 s average of the acceleration vector is at least 0.7 of the average
     /// magnitude. A device turned over and over in the hand averages its gravity away.
+    @inline(__always)  // (see `isStepping`)
     private var isCarried: Bool {
-        averageAcceleration.squaredLength >= mean * mean * Q32_32(0.49)
+        averageAcceleration.squaredLength >= mean * mean * Self.carriedFractionSquared
     }
 
     /// At least `share` ‰ of the acceleration's energy (over 2 s) lies along gravity (the 1 s
@@ -219,11 +229,13 @@ public struct StepDetector: Sendable {
     /// over 0.3 in 95 % of 2.5 s windows; IPOL's lower back 0.2). A device moved to and fro by
     /// the hand moves sideways, and |a| then swings at twice the hand's rate (through the
     /// a²/2g term): steps that are not there (BROAD's handled trials: median 0.2).
+    @inline(__always)  // (see `isStepping`)
     private func isBouncing(share: Int) -> Bool {
         verticalEnergy >= mean * mean * totalEnergy * Q32_32(rawValue: (Int64(share) << 32) / 1000)
     }
 
     /// An interval at a walking rhythm: 0.25…2 s and within ±40 % of `meanInterval`.
+    @inline(__always)  // (see `isStepping`)
     private func isRegular(_ interval: Int64, around meanInterval: Int64) -> Bool {
         interval >= minimumInterval && interval <= maximumInterval
             && interval * 10 >= meanInterval * 6 && interval * 10 <= meanInterval * 14

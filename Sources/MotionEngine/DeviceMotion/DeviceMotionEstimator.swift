@@ -38,7 +38,7 @@ public struct DeviceMotionEstimator: Sendable {
             guard let values, values.count == 3 else { return .zero }
             return FusionVector(x: Q32_32(values[0]), y: Q32_32(values[1]), z: Q32_32(values[2]))
         }
-        if calibration?.magnetometerOffset != nil { settings.magnetometerOffsetUncertainty = 5 }
+        if calibration?.magnetometerOffset != nil { settings.magnetometerOffsetUncertainty = Q32_32(integer: 5) }
         filter = FixedPointAttitudeFilter(settings: settings, magnetometerOffset: vector(calibration?.magnetometerOffset),
                                           gyroscopeBias: vector(calibration?.gyroscopeBias))
         accelerometerCorrection = AccelerometerCorrection(calibration)

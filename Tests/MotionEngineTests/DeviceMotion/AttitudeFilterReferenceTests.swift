@@ -9,6 +9,7 @@ import TestSupport
 /// Double as the attitude filter's reference number type (Foundation for the trigonometry).
 extension Double: FusionScalar {
     public static var one: Double { 1 }
+    public init(_ value: Q32_32) { self = value.doubleValue }
     public init(_ value: Q16_16) { self = value.doubleValue }
     public init(nanoseconds: Int64) { self = Double(nanoseconds) / 1e9 }
     public var doubleValue: Double { self }
