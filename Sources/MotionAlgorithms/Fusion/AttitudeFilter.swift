@@ -58,7 +58,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// device axes with the rotation of the same moment (VQF filters its rotation matrix the
     /// same way). With the current rotation instead, a device turning at ~1/τ (a walker's
     /// laps) smears a bias across axes: the iPhone 5's 5.5 °/s on x was learned as a bias on y.
-    private var laggedAxisX, laggedAxisY, laggedAxisZ: ButterworthLowPass<Scalar>
+    /// (Companions of the accelerometer's filter: the same coefficients.)
+    private var laggedAxisX = ButterworthLowPass<Scalar>.Companion(), laggedAxisY = ButterworthLowPass<Scalar>.Companion(),
+                laggedAxisZ = ButterworthLowPass<Scalar>.Companion()
     /// 1/|filtered acceleration|, refined by Newton from its previous value each step.
     private var inverseGravityNorm = Scalar.zero
     /// The latest inclination correction as a rotation vector (rad, reference frame).
@@ -91,9 +93,6 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,
                                               initialUncertainty: settings.magnetometerOffsetUncertainty)
         accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
-        laggedAxisX = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
-        laggedAxisY = laggedAxisX
-        laggedAxisZ = laggedAxisX
         // Reciprocals and squares in exact integer arithmetic (Q32.32).
         inverseMagnetometerTime = Scalar(settings.magnetometerTimeConstant.reciprocal)
         inverseRestFilterTime = Scalar(settings.restFilterTimeConstant.reciprocal)
@@ -131,11 +130,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             return
         }
         integrate(gyroscope - bias, dt)
-        let axes = inertialAxes
-        _ = laggedAxisX.update(axes.x, dt: dt)
-        _ = laggedAxisY.update(axes.y, dt: dt)
-        _ = laggedAxisZ.update(axes.z, dt: dt)
         correctInclination(accelerometer, dt)
+        let axes = inertialAxes
+        accelerometerFilter.update(&laggedAxisX, with: axes.x)
+        accelerometerFilter.update(&laggedAxisY, with: axes.y)
+        accelerometerFilter.update(&laggedAxisZ, with: axes.z)
         attitude6D = inclinationQuaternion * gyroscopeQuaternion
         detectRestAndEstimateBias(gyroscope, accelerometer, dt)
         if !isResting { estimateBiasInMotion(dt) }
@@ -146,9 +145,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         // The filters start at the first sample: the inclination is right at once.
         accelerometerFilter.reset(to: accelerometer, dt: Scalar.one.timesPowerOfTwo(-7))
         let axes = inertialAxes
-        laggedAxisX.reset(to: axes.x, dt: Scalar.one.timesPowerOfTwo(-7))
-        laggedAxisY.reset(to: axes.y, dt: Scalar.one.timesPowerOfTwo(-7))
-        laggedAxisZ.reset(to: axes.z, dt: Scalar.one.timesPowerOfTwo(-7))
+        laggedAxisX = accelerometerFilter.companion(at: axes.x)
+        laggedAxisY = accelerometerFilter.companion(at: axes.y)
+        laggedAxisZ = accelerometerFilter.companion(at: axes.z)
         restAccelerometerMean = accelerometer
         inverseGravityNorm = accelerometer.squaredLength.reciprocalSquareRoot
         alignInclination()

@@ -55,6 +55,31 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
         return y
     }
 
+    /// Another signal's states under this filter's coefficients: for signals filtered beside
+    /// this one at the same time constant and rate, so that the coefficients are kept once.
+    struct Companion: Sendable {
+        fileprivate var state1 = Vector.zero, state2 = Vector.zero
+        fileprivate(set) var output = Vector.zero
+    }
+
+    /// A companion in the steady state of a constant input `x` (call after `reset`).
+    func companion(at x: Vector) -> Companion {
+        var companion = Companion()
+        companion.output = x
+        companion.state1 = x - x * b0
+        companion.state2 = x * b0 - x * a2
+        return companion
+    }
+
+    /// One step of `companion` with input `x` (call after this filter's `update` of the same step).
+    func update(_ companion: inout Companion, with x: Vector) {
+        let xb0 = x * b0
+        let y = xb0 + companion.state1
+        companion.state1 = xb0 + xb0 - y * a1 + companion.state2
+        companion.state2 = xb0 - y * a2
+        companion.output = y
+    }
+
     private mutating func setInterval(_ dt: Scalar) {
         lastInterval = dt
         // A cutoff at or above a quarter of the sample rate (the step detector's 3 Hz on a
