@@ -96,6 +96,7 @@ stage "C library: install, ldd, C test program" tools/test-c-library.sh
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "/dev/i2c-N ioctls through umockdev (I2C_RDWR, SMBus fallback, EBUSY)" tools/test-i2c-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
+stage "motiond soak: 10 minutes, 3 clients × accelerometer, gyroscope, device motion at 100 Hz; flat memory, nothing lost" tools/soak-motiond.sh --minutes 10 --release
 stage "Level 2 guest binary (static Swift stdlib, zero warnings)" build -c release --product ocm-kernel-tests --scratch-path .build-kernel -Xswiftc -static-stdlib
 stage "Level 2: the real kernel's drivers under QEMU (i2c-stub, hrtimer trigger, gpio-sim)" tools/test-kernel-qemu.sh .build-kernel/release/ocm-kernel-tests
 ((failed == 0)) || printf 'failed stage: %s\n' "${failures[@]}"
