@@ -41,6 +41,9 @@ let package = Package(
                        providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/SystemLibraries/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // Eclipse Mosquitto's MQTT client library (apt: libmosquitto-dev), for MotionMQTT.
+        .systemLibrary(name: "CMosquitto", path: "Sources/SystemLibraries/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
 
         .target(name: "FixedPoint", swiftSettings: strictSwift6),
         .target(name: "MotionAlgorithms", dependencies: ["FixedPoint"], swiftSettings: strictSwift6),
@@ -73,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",
@@ -116,5 +119,12 @@ let package = Package(
         .testTarget(name: "MotionHistoryTests",
                     dependencies: ["MotionHistory", "MotionEngine", "MotionAlgorithms", "Recordings", "TestSupport", "history-crash-writer"],
                     swiftSettings: strictSwift6),
+    
+        // Fleets through MQTT (issue 10): what a board computes, published to a broker through
+        // libmosquitto (binary or JSON payloads, PAYLOADS.md), and the subscriber that decodes it.
+        // The tests start a real mosquitto broker and kill -9 motionctl publishers.
+        .target(name: "MotionMQTT", dependencies: ["CMosquitto", "MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
+                swiftSettings: strictSwift6),
+        .testTarget(name: "MotionMQTTTests", dependencies: ["MotionMQTT", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
     ]
 )

@@ -1,0 +1,223 @@
+import Glibc
+import MotionAlgorithms
+import MotionEngine
+import MotionManagerCore
+import Synchronization
+
+/// Publishes what one board computes to the broker: device motion at the configured rate,
+/// pedometer updates and pause/resume events, activity transitions, altitude when the board has
+/// a barometer, and raw samples when asked for (MQTTConfiguration). The board runs in this
+/// process through MotionManagerCore (ManagerCore, PedometerCore, ActivityCore), exactly as the
+/// Swift and C APIs run it; motiond calls this same class.
+///
+/// Topics are `<prefix>/<board-id>/<stream>`; `<prefix>/<board-id>/status` is a retained
+/// "online" at every connect and the retained "offline" last will, and
+/// `<prefix>/<board-id>/board` a retained JSON description (BoardDescriptionMessage).
+package final class BoardPublisher: Sendable {
+    package let boardID: String
+    package let configuration: MQTTConfiguration
+    private let client: MosquittoClient
+    private let boardPath: String
+    private let log: @Sendable (String) -> Void
+    /// CLOCK_REALTIME − CLOCK_MONOTONIC when publishing started: every timestamp is moved by the
+    /// same offset, so a wall-clock jump while publishing cannot reorder a stream.
+    private let clockOffsetNanoseconds = WallClock.offsetNanoseconds
+    private let topics: [String]
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Next sequence number and messages published, by `MQTTStream.rawValue`.
+        var sequences = [UInt32](repeating: 0, count: 9)
+        var published = [Int](repeating: 0, count: 9)
+        var manager: ManagerCore?
+        var pedometer: PedometerCore?
+        var activity: ActivityCore?
+        var altitude: AltitudeTap?
+    }
+
+    /// Loads nothing yet: `start` brings the board up. `boardID` overrides the configuration's
+    /// (default: the board file's name without `.board`). `log` gets one line per connection
+    /// change or board failure (never a secret).
+    package init(board boardPath: String, configuration: MQTTConfiguration, boardID: String? = nil,
+                 log: @escaping @Sendable (String) -> Void) throws(MQTTClientError) {
+        let id = boardID ?? configuration.boardID ?? Self.defaultID(boardPath)
+        self.boardID = id
+        self.configuration = configuration
+        self.boardPath = boardPath
+        self.log = log
+        topics = (0...8).map { MQTTStream(rawValue: UInt8($0)).map { configuration.topic(board: id, $0.topicName) } ?? "" }
+        let statusTopic = configuration.topic(board: id, BoardTopic.status)
+        let description = BoardDescriptionMessage(boardID: id, boardPath: boardPath, configuration: configuration)
+        var events = MosquittoClient.Events()
+        events.connected = { log("\(id): connected to \(configuration.broker.host):\(configuration.broker.resolvedPort)") }
+        events.disconnected = { log("\(id): \($0)") }
+        client = try MosquittoClient(
+            clientID: configuration.broker.clientID ?? "ocm-\(id)", cleanSession: true, broker: configuration.broker,
+            will: .init(topic: statusTopic, payload: Array("offline".utf8), qos: 1, retain: true),
+            announcements: [
+                .init(topic: configuration.topic(board: id, BoardTopic.description), payload: Array(description.json.utf8), qos: 1, retain: true),
+                .init(topic: statusTopic, payload: Array("online".utf8), qos: 1, retain: true),
+            ],
+            events: events)
+    }
+
+    /// "sim-walker" for "…/boards/sim-walker.board".
+    static func defaultID(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.hasSuffix(".board") ? String(name.dropLast(6)) : name
+    }
+
+    /// Connects (in the background) and starts every enabled stream the board has. Returns one
+    /// line per enabled stream the board cannot give (it is skipped); throws if the board file
+    /// cannot be loaded or brought up.
+    @discardableResult
+    package func start() throws(MQTTPublisherError) -> [String] {
+        let manager = ManagerCore(board: boardPath)
+        if let error = manager.boardError { throw MQTTPublisherError(error.message) }
+        do throws(MQTTClientError) { try client.start(configuration.broker) } catch { throw MQTTPublisherError(error.description) }
+        var skipped: [String] = []
+        state.withLock { $0.manager = manager }
+        for stream in MQTTStream.allCases where configuration.settings(stream).enabled {
+            do throws(MotionManagerError) {
+                try start(stream, manager: manager)
+            } catch {
+                skipped.append("\(stream.topicName): \(error.message)")
+            }
+        }
+        return skipped
+    }
+
+    private func start(_ stream: MQTTStream, manager: ManagerCore) throws(MotionManagerError) {
+        let settings = configuration.settings(stream)
+        switch stream {
+        case .deviceMotion, .accelerometer, .gyroscope, .magnetometer:
+            let source: MotionStream = switch stream {
+            case .accelerometer: .accelerometer
+            case .gyroscope: .gyroscope
+            case .magnetometer: .magnetometer
+            default: .deviceMotion
+            }
+            manager.setUpdateInterval(source, 1 / settings.rateHertz)
+            try manager.start(source) { [weak self] _, event in
+                switch event {
+                case .sample(let sample): self?.publish(sample, as: stream)
+                case .failed(let failure): self?.log("\(self?.boardID ?? ""): the board stopped: \(failure.message)")
+                }
+            }
+        case .pedometer, .pedometerEvent:
+            let pedometer = state.withLock { state in
+                if state.pedometer == nil { state.pedometer = PedometerCore(board: boardPath) }
+                return state.pedometer!
+            }
+            let deliver: @Sendable (PedometerSubscription, PedometerFeed) -> Void = { [weak self] _, feed in
+                switch feed {
+                case .update(let values): self?.publish(values)
+                case .event(let event): self?.publish(event)
+                case .failed(let failure): self?.log("\(self?.boardID ?? ""): the pedometer stopped: \(failure.message)")
+                }
+            }
+            if stream == .pedometer {
+                try pedometer.startUpdates(from: WallClock.engineNanoseconds, deliver: deliver)
+            } else {
+                try pedometer.startEventUpdates(deliver: deliver)
+            }
+        case .activity:
+            let activity = ActivityCore(board: boardPath)
+            state.withLock { $0.activity = activity }
+            try activity.startUpdates { [weak self] _, feed in
+                switch feed {
+                case .update(let update): self?.publish(update)
+                case .failed(let failure): self?.log("\(self?.boardID ?? ""): activity stopped: \(failure.message)")
+                }
+            }
+        case .altitude:
+            guard let board = manager.board, board.channels.contains(.barometer) else {
+                throw MotionManagerError(.notAvailable, "the board \(boardPath) has no barometer, so no altitude is published")
+            }
+            let tap = AltitudeTap(board: board, intervalNanoseconds: Int64(1e9 / settings.rateHertz)) { [weak self] time, relative, pressure in
+                self?.emit(.altitude, time, .altitude(relativeAltitudeMeters: relative, pressureKilopascals: pressure))
+            }
+            try tap.start()
+            state.withLock { $0.altitude = tap }
+        }
+    }
+
+    /// Stops every stream, publishes the retained "offline" itself (a clean stop sends no will),
+    /// waits up to `seconds` for QoS 1 messages to be acknowledged and disconnects. Returns how
+    /// many QoS 1 messages were still unacknowledged (lost with this process).
+    @discardableResult
+    package func stop(waitingUpTo seconds: Double = 2) -> Int {
+        let (manager, pedometer, activity, altitude) = state.withLock { state in
+            defer { (state.manager, state.pedometer, state.activity, state.altitude) = (nil, nil, nil, nil) }
+            return (state.manager, state.pedometer, state.activity, state.altitude)
+        }
+        for stream in MotionStream.allCases { manager?.stop(stream) }
+        pedometer?.stopUpdates()
+        pedometer?.stopEventUpdates()
+        activity?.stopUpdates()
+        altitude?.stop()
+        client.publish(topic: configuration.topic(board: boardID, BoardTopic.status), payload: Array("offline".utf8), qos: 1, retain: true)
+        return client.stop(waitingUpTo: seconds)
+    }
+
+    package var isConnected: Bool { client.connected }
+    package var counts: ConnectionCounts { client.counts }
+
+    /// Messages published (handed to the client, whatever became of them) per stream.
+    package func published(_ stream: MQTTStream) -> Int { state.withLock { $0.published[Int(stream.rawValue)] } }
+
+    // MARK: Publishing (engine thread)
+
+    private func publish(_ sample: MotionSample, as stream: MQTTStream) {
+        if let motion = sample.deviceMotionValues {
+            emit(stream, motion.timestampNanoseconds, .deviceMotion(DeviceMotionFields(motion)))
+        } else {
+            let vector: (x: Double, y: Double, z: Double) =
+                stream == .accelerometer ? sample.coreMotionAcceleration : (sample.vector.x.doubleValue, sample.vector.y.doubleValue, sample.vector.z.doubleValue)
+            emit(stream, sample.timestampNanoseconds, .vector(x: Float(vector.x), y: Float(vector.y), z: Float(vector.z)))
+        }
+    }
+
+    private func publish(_ values: PedometerValues) {
+        emit(.pedometer, values.endNanoseconds, .pedometer(PedometerFields(values, offset: clockOffsetNanoseconds)))
+    }
+
+    private func publish(_ event: PedometerEvent) {
+        emit(.pedometerEvent, event.deliveredNanoseconds,
+             .pedometerEvent(isResume: event.kind == .resume, timeUnixNanoseconds: event.timeNanoseconds + clockOffsetNanoseconds))
+    }
+
+    private func publish(_ update: MotionActivityUpdate) {
+        emit(.activity, update.deliveredNanoseconds,
+             .activity(ActivityFields(flags: update.activity.flags.rawValue, confidence: update.activity.confidence.rawValue,
+                                      startUnixNanoseconds: update.activity.startNanoseconds + clockOffsetNanoseconds)))
+    }
+
+    /// Numbers, encodes and publishes one message stamped `engineNanoseconds` (CLOCK_MONOTONIC).
+    private func emit(_ stream: MQTTStream, _ engineNanoseconds: Int64, _ fields: MotionMessage.Fields) {
+        let sequence = state.withLock { state in
+            defer { (state.sequences[Int(stream.rawValue)], state.published[Int(stream.rawValue)]) = (state.sequences[Int(stream.rawValue)] &+ 1, state.published[Int(stream.rawValue)] + 1) }
+            return state.sequences[Int(stream.rawValue)]
+        }
+        let message = MotionMessage(stream: stream, sequence: sequence, timestampUnixNanoseconds: engineNanoseconds + clockOffsetNanoseconds, fields: fields)
+        let settings = configuration.settings(stream)
+        client.publish(topic: topics[Int(stream.rawValue)], payload: MessageEncoding.encode(message, configuration.format),
+                       qos: settings.qos, retain: settings.retain)
+    }
+}
+
+/// The payload of a message in the configured format.
+package enum MessageEncoding {
+    package static func encode(_ message: MotionMessage, _ format: PayloadFormat) -> [UInt8] {
+        switch format {
+        case .binary: BinaryPayload.encode(message)
+        case .json: Array(JSONPayload.encode(message).utf8)
+        }
+    }
+}
+
+/// A board could not be published: the board file, the broker settings or the client.
+package struct MQTTPublisherError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    init(_ description: String) { self.description = description }
+}
