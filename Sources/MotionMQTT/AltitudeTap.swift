@@ -15,7 +15,7 @@ final class AltitudeTap: Sendable {
     private struct State {
         /// The first reading's height above the 101325 Pa level, m.
         var referenceMeters: Double?
-        var lastEmitted: Int64 = .min
+        var lastEmitted: Int64?
     }
 
     /// `emit(time ns CLOCK_MONOTONIC, relative altitude m, pressure kPa)` runs on the engine thread.
@@ -31,7 +31,7 @@ final class AltitudeTap: Sendable {
             let relative = state.withLock { state -> Double? in
                 let reference = state.referenceMeters ?? height
                 state.referenceMeters = reference
-                guard reading.timestampNanoseconds - state.lastEmitted >= intervalNanoseconds || state.lastEmitted == .min else { return nil }
+                if let last = state.lastEmitted, reading.timestampNanoseconds - last < intervalNanoseconds { return nil }
                 state.lastEmitted = reading.timestampNanoseconds
                 return height - reference
             }

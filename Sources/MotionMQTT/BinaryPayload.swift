@@ -12,7 +12,7 @@ package enum BinaryPayload {
         headerSize + {
             switch stream {
             case .deviceMotion: 70
-            case .pedometer: 40
+            case .pedometer: 44
             case .pedometerEvent: 9
             case .activity: 10
             case .altitude: 8

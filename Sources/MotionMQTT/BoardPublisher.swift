@@ -14,21 +14,16 @@ import Synchronization
 /// "online" at every connect and the retained "offline" last will, and
 /// `<prefix>/<board-id>/board` a retained JSON description (BoardDescriptionMessage).
 package final class BoardPublisher: Sendable {
-    package let boardID: String
-    package let configuration: MQTTConfiguration
-    private let client: MosquittoClient
+    package let connection: BoardConnection
     private let boardPath: String
     private let log: @Sendable (String) -> Void
     /// CLOCK_REALTIME − CLOCK_MONOTONIC when publishing started: every timestamp is moved by the
     /// same offset, so a wall-clock jump while publishing cannot reorder a stream.
     private let clockOffsetNanoseconds = WallClock.offsetNanoseconds
-    private let topics: [String]
-    private let state = Mutex(State())
+    private let sources = Mutex(Sources())
 
-    private struct State {
-        /// Next sequence number and messages published, by `MQTTStream.rawValue`.
-        var sequences = [UInt32](repeating: 0, count: 9)
-        var published = [Int](repeating: 0, count: 9)
+    /// What runs the board in this process while publishing.
+    private struct Sources {
         var manager: ManagerCore?
         var pedometer: PedometerCore?
         var activity: ActivityCore?
@@ -41,25 +36,14 @@ package final class BoardPublisher: Sendable {
     package init(board boardPath: String, configuration: MQTTConfiguration, boardID: String? = nil,
                  log: @escaping @Sendable (String) -> Void) throws(MQTTClientError) {
         let id = boardID ?? configuration.boardID ?? Self.defaultID(boardPath)
-        self.boardID = id
-        self.configuration = configuration
         self.boardPath = boardPath
         self.log = log
-        topics = (0...8).map { MQTTStream(rawValue: UInt8($0)).map { configuration.topic(board: id, $0.topicName) } ?? "" }
-        let statusTopic = configuration.topic(board: id, BoardTopic.status)
         let description = BoardDescriptionMessage(boardID: id, boardPath: boardPath, configuration: configuration)
-        var events = MosquittoClient.Events()
-        events.connected = { log("\(id): connected to \(configuration.broker.host):\(configuration.broker.resolvedPort)") }
-        events.disconnected = { log("\(id): \($0)") }
-        client = try MosquittoClient(
-            clientID: configuration.broker.clientID ?? "ocm-\(id)", cleanSession: true, broker: configuration.broker,
-            will: .init(topic: statusTopic, payload: Array("offline".utf8), qos: 1, retain: true),
-            announcements: [
-                .init(topic: configuration.topic(board: id, BoardTopic.description), payload: Array(description.json.utf8), qos: 1, retain: true),
-                .init(topic: statusTopic, payload: Array("online".utf8), qos: 1, retain: true),
-            ],
-            events: events)
+        connection = try BoardConnection(boardID: id, configuration: configuration, description: description.json, log: log)
     }
+
+    package var boardID: String { connection.boardID }
+    package var configuration: MQTTConfiguration { connection.configuration }
 
     /// "sim-walker" for "…/boards/sim-walker.board".
     static func defaultID(_ path: String) -> String {
@@ -74,9 +58,9 @@ package final class BoardPublisher: Sendable {
     package func start() throws(MQTTPublisherError) -> [String] {
         let manager = ManagerCore(board: boardPath)
         if let error = manager.boardError { throw MQTTPublisherError(error.message) }
-        do throws(MQTTClientError) { try client.start(configuration.broker) } catch { throw MQTTPublisherError(error.description) }
+        do throws(MQTTClientError) { try connection.start() } catch { throw MQTTPublisherError(error.description) }
         var skipped: [String] = []
-        state.withLock { $0.manager = manager }
+        sources.withLock { $0.manager = manager }
         for stream in MQTTStream.allCases where configuration.settings(stream).enabled {
             do throws(MotionManagerError) {
                 try start(stream, manager: manager)
@@ -105,9 +89,9 @@ package final class BoardPublisher: Sendable {
                 }
             }
         case .pedometer, .pedometerEvent:
-            let pedometer = state.withLock { state in
-                if state.pedometer == nil { state.pedometer = PedometerCore(board: boardPath) }
-                return state.pedometer!
+            let pedometer = sources.withLock { sources in
+                if sources.pedometer == nil { sources.pedometer = PedometerCore(board: boardPath) }
+                return sources.pedometer!
             }
             let deliver: @Sendable (PedometerSubscription, PedometerFeed) -> Void = { [weak self] _, feed in
                 switch feed {
@@ -123,7 +107,7 @@ package final class BoardPublisher: Sendable {
             }
         case .activity:
             let activity = ActivityCore(board: boardPath)
-            state.withLock { $0.activity = activity }
+            sources.withLock { $0.activity = activity }
             try activity.startUpdates { [weak self] _, feed in
                 switch feed {
                 case .update(let update): self?.publish(update)
@@ -138,7 +122,7 @@ package final class BoardPublisher: Sendable {
                 self?.emit(.altitude, time, .altitude(relativeAltitudeMeters: relative, pressureKilopascals: pressure))
             }
             try tap.start()
-            state.withLock { $0.altitude = tap }
+            sources.withLock { $0.altitude = tap }
         }
     }
 
@@ -147,24 +131,20 @@ package final class BoardPublisher: Sendable {
     /// many QoS 1 messages were still unacknowledged (lost with this process).
     @discardableResult
     package func stop(waitingUpTo seconds: Double = 2) -> Int {
-        let (manager, pedometer, activity, altitude) = state.withLock { state in
-            defer { (state.manager, state.pedometer, state.activity, state.altitude) = (nil, nil, nil, nil) }
-            return (state.manager, state.pedometer, state.activity, state.altitude)
+        let (manager, pedometer, activity, altitude) = sources.withLock { sources in
+            defer { (sources.manager, sources.pedometer, sources.activity, sources.altitude) = (nil, nil, nil, nil) }
+            return (sources.manager, sources.pedometer, sources.activity, sources.altitude)
         }
         for stream in MotionStream.allCases { manager?.stop(stream) }
         pedometer?.stopUpdates()
         pedometer?.stopEventUpdates()
         activity?.stopUpdates()
         altitude?.stop()
-        client.publish(topic: configuration.topic(board: boardID, BoardTopic.status), payload: Array("offline".utf8), qos: 1, retain: true)
-        return client.stop(waitingUpTo: seconds)
+        return connection.stop(waitingUpTo: seconds)
     }
 
-    package var isConnected: Bool { client.connected }
-    package var counts: ConnectionCounts { client.counts }
-
-    /// Messages published (handed to the client, whatever became of them) per stream.
-    package func published(_ stream: MQTTStream) -> Int { state.withLock { $0.published[Int(stream.rawValue)] } }
+    package var isConnected: Bool { connection.isConnected }
+    package var counts: ConnectionCounts { connection.counts }
 
     // MARK: Publishing (engine thread)
 
@@ -193,26 +173,9 @@ package final class BoardPublisher: Sendable {
                                       startUnixNanoseconds: update.activity.startNanoseconds + clockOffsetNanoseconds)))
     }
 
-    /// Numbers, encodes and publishes one message stamped `engineNanoseconds` (CLOCK_MONOTONIC).
+    /// Publishes one message stamped `engineNanoseconds` (CLOCK_MONOTONIC).
     private func emit(_ stream: MQTTStream, _ engineNanoseconds: Int64, _ fields: MotionMessage.Fields) {
-        let sequence = state.withLock { state in
-            defer { (state.sequences[Int(stream.rawValue)], state.published[Int(stream.rawValue)]) = (state.sequences[Int(stream.rawValue)] &+ 1, state.published[Int(stream.rawValue)] + 1) }
-            return state.sequences[Int(stream.rawValue)]
-        }
-        let message = MotionMessage(stream: stream, sequence: sequence, timestampUnixNanoseconds: engineNanoseconds + clockOffsetNanoseconds, fields: fields)
-        let settings = configuration.settings(stream)
-        client.publish(topic: topics[Int(stream.rawValue)], payload: MessageEncoding.encode(message, configuration.format),
-                       qos: settings.qos, retain: settings.retain)
-    }
-}
-
-/// The payload of a message in the configured format.
-package enum MessageEncoding {
-    package static func encode(_ message: MotionMessage, _ format: PayloadFormat) -> [UInt8] {
-        switch format {
-        case .binary: BinaryPayload.encode(message)
-        case .json: Array(JSONPayload.encode(message).utf8)
-        }
+        connection.emit(stream, unixNanoseconds: engineNanoseconds + clockOffsetNanoseconds, fields)
     }
 }
 

@@ -12,6 +12,7 @@ struct MotionControl: ParsableCommand {
             format, version 1: see ../shared/specs/recording-format.md.
             """,
         version: OpenCoreMotionVersion.string,
-        subcommands: [Demo.self, Stream.self, Probe.self, IIO.self, Replay.self, Record.self, Info.self, Bench.self, BenchFusion.self, BenchActivity.self, Calibrate.self]
+        subcommands: [Demo.self, Stream.self, Probe.self, IIO.self, Replay.self, Record.self, Info.self, Bench.self, BenchFusion.self, BenchActivity.self, Calibrate.self,
+                      Publish.self, Subscribe.self, MQTTLoad.self]
     )
 }
