@@ -29,7 +29,7 @@ package final class LocalBroker {
             log_type error
             log_type warning
             log_type notice
-
+            \(getuid() == 0 ? "# Started as root, mosquitto would switch to the user mosquitto, who cannot write this folder.\nuser root\n" : "")
             """
         guard let file = fopen(folder + "/mosquitto.conf", "w") else { throw LocalBrokerError("could not write \(folder)/mosquitto.conf") }
         fputs(configuration, file)
@@ -43,7 +43,7 @@ package final class LocalBroker {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        for name in ["mosquitto.conf", "mosquitto.log", "mosquitto.db", "mosquitto.db.new"] { unlink(folder + "/" + name) }
+        for name in ["mosquitto.conf", "mosquitto.log", "stdout.log", "mosquitto.db", "mosquitto.db.new"] { unlink(folder + "/" + name) }
         rmdir(folder)
     }
 
@@ -64,8 +64,20 @@ package final class LocalBroker {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, folder + "/stdout.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The broker must get SIGTERM: a test runner's thread may block it, and a child
+        // inherits the signal mask and ignored signals unless reset.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let code = posix_spawn(&child, program, &actions, nil, &cArguments, environ)
+        let code = posix_spawn(&child, program, &actions, &attributes, &cArguments, environ)
         guard code == 0 else { throw LocalBrokerError("could not start \(program): \(String(cString: strerror(code)))") }
         pid = child
         for _ in 0..<200 {
