@@ -66,7 +66,7 @@ let package = Package(
                 swiftSettings: strictSwift6),
         // The Swift API: Core Motion's CMMotionManager and data types on a live board (Foundation
         // for OperationQueue and Core Motion's error protocols), wrapping MotionManagerCore.
-        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
+        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionMQTT"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.
@@ -124,7 +124,7 @@ let package = Package(
         // libmosquitto (binary or JSON payloads, PAYLOADS.md), and the subscriber that decodes it.
         // The tests start a real mosquitto broker and kill -9 motionctl publishers.
         .target(name: "MotionMQTT", dependencies: ["CMosquitto", "MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
-                swiftSettings: strictSwift6),
-        .testTarget(name: "MotionMQTTTests", dependencies: ["MotionMQTT", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
+                exclude: ["PAYLOADS.md"], swiftSettings: strictSwift6),
+        .testTarget(name: "MotionMQTTTests", dependencies: ["MotionMQTT", "OpenCoreMotion", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
     ]
 )

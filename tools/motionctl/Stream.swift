@@ -34,7 +34,14 @@ struct Stream: ParsableCommand {
     @Option(help: "With --device-motion: the reference frame (\(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))).")
     var frame: String = AttitudeReferenceFrame.xArbitraryZVertical.rawValue
 
+    @Option(help: "Device motion of a board publishing to an MQTT broker (its board id), as CMHeadphoneMotionManager gives it, with latency; needs --config.")
+    var remote: String?
+
+    @Option(name: .customLong("config"), help: "With --remote: the MQTT configuration file (Sources/MotionMQTT/PAYLOADS.md).")
+    var mqttConfig: String?
+
     func validate() throws {
+        if remote != nil, mqttConfig == nil { throw ValidationError("--remote needs --config FILE: the MQTT configuration file naming the broker") }
         guard [pedometer, deviceMotion, activity].filter({ $0 }).count <= 1 else {
             throw ValidationError("--pedometer, --device-motion and --activity cannot be combined: run one stream at a time")
         }
@@ -45,6 +52,7 @@ struct Stream: ParsableCommand {
     }
 
     func run() throws {
+        if let remote, let mqttConfig { return try streamRemote(remote, configurationFile: mqttConfig) }
         let description = try BoardDescription.load(path: board)
         let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
         runtime.printWarningsToStandardError()
