@@ -67,20 +67,20 @@ package enum FleetLoad {
         let startSelf = LocalBroker.cpuSeconds(of: getpid())
         let period = Int64(1e9 / rateHertz)
         let ticks = Int(seconds * rateHertz)
-        var next = monotonicNanoseconds()
+        var next = MQTTClock.monotonicNanoseconds()
         let started = next
         for tick in 0..<ticks {
             let angle = Float(tick) / Float(rateHertz)
             let fields = MotionMessage.Fields.deviceMotion(DeviceMotionFields(
                 w: cos(angle / 2), x: 0, y: 0, z: sin(angle / 2), rotationRate: (0, 0, 1), gravity: (0, 0, -1),
                 userAcceleration: (0.01, 0, 0), magneticField: (20, 0, -40), heading: -1, magneticAccuracy: -1, referenceFrame: 1))
-            let now = realtimeNanoseconds()
+            let now = MQTTClock.realtimeNanoseconds()
             for connection in connections { connection.emit(.deviceMotion, unixNanoseconds: now, fields) }
             next += period
             var wake = timespec(tv_sec: Int(next / 1_000_000_000), tv_nsec: Int(next % 1_000_000_000))
             clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil)
         }
-        let elapsed = Double(monotonicNanoseconds() - started) / 1e9
+        let elapsed = Double(MQTTClock.monotonicNanoseconds() - started) / 1e9
         let endBroker = brokerPID.map { LocalBroker.cpuSeconds(of: $0) }
         let endSelf = LocalBroker.cpuSeconds(of: getpid())
         let published = connections.reduce(0) { $0 + $1.published(.deviceMotion) }
@@ -98,20 +98,11 @@ package enum FleetLoad {
     }
 
     static func waitUntil(seconds: Double, _ what: String, _ condition: () -> Bool) throws(MQTTClientError) {
-        let deadline = monotonicNanoseconds() + Int64(seconds * 1e9)
+        let deadline = MQTTClock.monotonicNanoseconds() + Int64(seconds * 1e9)
         while !condition() {
-            guard monotonicNanoseconds() < deadline else { throw MQTTClientError("not all of \(what) within \(Int(seconds)) s") }
+            guard MQTTClock.monotonicNanoseconds() < deadline else { throw MQTTClientError("not all of \(what) within \(Int(seconds)) s") }
             usleep(20_000)
         }
-    }
-
-    static func monotonicNanoseconds() -> Int64 { nanoseconds(CLOCK_MONOTONIC) }
-    static func realtimeNanoseconds() -> Int64 { nanoseconds(CLOCK_REALTIME) }
-
-    private static func nanoseconds(_ clock: clockid_t) -> Int64 {
-        var now = timespec()
-        clock_gettime(clock, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 }
 

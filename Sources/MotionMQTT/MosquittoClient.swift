@@ -131,8 +131,8 @@ package final class MosquittoClient: @unchecked Sendable {
     /// messages were still unacknowledged.
     @discardableResult
     package func stop(waitingUpTo seconds: Double) -> Int {
-        let deadline = Self.monotonicSeconds() + seconds
-        while pendingCount > 0, isConnected.load(ordering: .acquiring), Self.monotonicSeconds() < deadline { usleep(10_000) }
+        let deadline = MQTTClock.monotonicSeconds() + seconds
+        while pendingCount > 0, isConnected.load(ordering: .acquiring), MQTTClock.monotonicSeconds() < deadline { usleep(10_000) }
         let left = pendingCount
         mosquitto_disconnect(handle)
         if isLoopRunning.exchange(false, ordering: .acquiringAndReleasing) { mosquitto_loop_stop(handle, false) }
@@ -213,12 +213,6 @@ package final class MosquittoClient: @unchecked Sendable {
 
     static func text(_ code: Int32) -> String {
         code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
-    }
-
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
     }
 }
 

@@ -57,7 +57,7 @@ package final class RemoteDeviceMotion: Sendable {
                 if !online && was { handle(.disconnected(reason: "the remote board \(board) went offline (\(text))")) }
             case .motion(_, let message):
                 guard case .deviceMotion(let fields) = message.fields else { return }
-                let received = FleetLoad.realtimeNanoseconds()
+                let received = MQTTClock.realtimeNanoseconds()
                 let sample = shared.state.withLock { state -> RemoteDeviceMotionSample in
                     let reference = state.reference ?? (fields.w, fields.x, fields.y, fields.z)
                     state.reference = reference

@@ -47,7 +47,10 @@ struct FleetBrokerTests {
             // an idle loopback every message arrives.
             let motion = publisher.connection.published(.deviceMotion)
             #expect(Double(motion) > 50 * (seconds - 1) && Double(motion) < 50 * (seconds + 1), "\(id): \(motion) in \(seconds) s")
-            #expect(StreamCheck(recorder.messages(id, .deviceMotion)).sequences.count == motion)
+            // Every one, but for any counted as lost (a sample racing the disconnect at stop).
+            let received = StreamCheck(recorder.messages(id, .deviceMotion)).sequences.count
+            #expect(motion - received <= publisher.counts.lostWhileDisconnected && publisher.counts.lostWhileDisconnected <= 2,
+                    "\(id): \(received) of \(motion), \(publisher.counts.summary)")
         }
         // The walker's 18-s cycle: a resume, at least two pedometer updates, walking detected.
         #expect(walker.connection.published(.pedometerEvent) >= 1)

@@ -46,20 +46,11 @@ struct Publish: ParsableCommand {
         }
         let topic = configuration.topic(board: publisher.boardID, "…")
         standardError("publishing \(board) to \(configuration.broker.host):\(configuration.broker.resolvedPort) as \(topic) (\(configuration.format.rawValue))")
-        let end = duration.map { FleetClock.seconds() + $0 }
-        while !stopRequested.isRaised, end.map({ FleetClock.seconds() < $0 }) ?? true { usleep(50_000) }
+        let end = duration.map { MQTTClock.monotonicSeconds() + $0 }
+        while !stopRequested.isRaised, end.map({ MQTTClock.monotonicSeconds() < $0 }) ?? true { usleep(50_000) }
         let unacknowledged = publisher.stop()
         let streams = MQTTStream.allCases.filter { configuration.settings($0).enabled }.map { "\($0.topicName) \(publisher.connection.published($0))" }
         print("published \(publisher.boardID): \(streams.joined(separator: ", "))")
         print(publisher.counts.summary + (unacknowledged > 0 ? "; \(unacknowledged) QoS 1 unacknowledged at exit" : ""))
-    }
-}
-
-/// Seconds on CLOCK_MONOTONIC.
-enum FleetClock {
-    static func seconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
     }
 }

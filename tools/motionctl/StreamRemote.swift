@@ -32,8 +32,8 @@ extension Stream {
             }
         }
         try remote.start()
-        let end = playback.duration.map { FleetClock.seconds() + $0 }
-        while !stopRequested.isRaised, end.map({ FleetClock.seconds() < $0 }) ?? true { usleep(50_000) }
+        let end = playback.duration.map { MQTTClock.monotonicSeconds() + $0 }
+        while !stopRequested.isRaised, end.map({ MQTTClock.monotonicSeconds() < $0 }) ?? true { usleep(50_000) }
         remote.stop()
         let latencies = remote.latencies
         guard !latencies.isEmpty else { return standardOutput("no samples from \(board)") }

@@ -48,8 +48,8 @@ struct Subscribe: ParsableCommand {
             standardError("error: \(error)")
             throw ExitCode.failure
         }
-        let end = duration.map { FleetClock.seconds() + $0 }
-        while !stopRequested.isRaised, end.map({ FleetClock.seconds() < $0 }) ?? true,
+        let end = duration.map { MQTTClock.monotonicSeconds() + $0 }
+        while !stopRequested.isRaised, end.map({ MQTTClock.monotonicSeconds() < $0 }) ?? true,
               count.map({ streamMessages.load(ordering: .relaxed) < $0 }) ?? true {
             usleep(20_000)
         }
