@@ -1,34 +1,24 @@
 import Glibc
 
-/// Reads an MQTT configuration file. The format, one setting per line:
+/// Reads an MQTT configuration file: `key = value` lines under `[broker]`, `[publish]` and
+/// `[stream NAME]` sections, `#` comment lines (whole lines only: a password may hold `#`).
 ///
-///     # a comment (whole lines only: a password may hold '#')
 ///     [broker]
 ///     host = broker.lab.example
 ///     port = 8883
-///     client_id = cart-7
-///     keepalive = 10                 (s)
 ///     username = cart-7
-///     password = …                   (secrets live here only; keep the file mode 0600)
-///     ca_file = /etc/ssl/lab-ca.pem  (enables TLS)
-///     cert_file = /etc/ocm/cart-7.pem
-///     key_file = /etc/ocm/cart-7.key
-///     max_queued = 10000             (QoS 1 messages held while the broker is away)
-///     max_inflight = 100
-///     reconnect_min = 1              (s; doubles up to reconnect_max)
-///     reconnect_max = 30
+///     password = correct horse battery staple
+///     ca_file = /etc/ssl/certs/lab-ca.pem
 ///
 ///     [publish]
 ///     prefix = lab
-///     board_id = cart-7              (default: the board file's name)
-///     format = binary                (or json)
+///     board_id = cart-7
 ///
-///     [stream device-motion]         (also pedometer, pedometer-event, activity, altitude,
-///     enabled = yes                   accelerometer, gyroscope, magnetometer)
-///     rate = 50                      (Hz, sampled streams only, 0 < rate ≤ 100)
-///     qos = 0                        (0, 1 or 2)
-///     retain = no
+///     [stream device-motion]
+///     rate = 50
+///     qos = 0
 ///
+/// Every key, its unit and default: Sources/MotionMQTT/PAYLOADS.md, "The configuration file".
 /// Every setting is optional. An unknown section or key, a bad value or an unreadable file is an
 /// error naming the file and line (the value of a secret is never repeated in a message).
 package enum MQTTConfigurationFile {

@@ -23,10 +23,20 @@ package final class MosquittoClient: @unchecked Sendable {
     private let maxQueuedMessages: Int
     private let isConnected = Atomic<Bool>(false)
     private let isLoopRunning = Atomic<Bool>(false)
-    /// Message ids of QoS ≥ 1 publishes the broker has not acknowledged yet. Held across
-    /// `mosquitto_publish` so the acknowledgement (on libmosquitto's thread, which never calls
-    /// back from inside `mosquitto_publish` when it runs its own loop) cannot come first.
-    private let unacknowledged = Mutex(Set<Int32>())
+    /// QoS ≥ 1 messages not acknowledged yet. Held across `mosquitto_publish` so the
+    /// acknowledgement (on libmosquitto's thread, which never calls back from inside
+    /// `mosquitto_publish` when it runs its own loop) cannot come first.
+    private let unacknowledged = Mutex(Unacknowledged())
+
+    private struct Unacknowledged {
+        /// Message ids libmosquitto holds (sent, or queued to be resent after a reconnect).
+        var inLibrary = Set<Int32>()
+        /// Messages published before the first connection, which libmosquitto refuses
+        /// (MOSQ_ERR_NO_CONN): kept here and handed to it at the first connect.
+        var beforeFirstConnect: [Message] = []
+        var count: Int { inLibrary.count + beforeFirstConnect.count }
+    }
+
     private let tallies = Mutex(ConnectionCounts())
 
     /// What the owner hears, on libmosquitto's thread (keep it short).
@@ -115,15 +125,23 @@ package final class MosquittoClient: @unchecked Sendable {
     }
 
     /// Starts libmosquitto's thread and the first connection to `broker`; returns at once. A
-    /// broker that is not there yet is retried with the backoff.
+    /// broker that is not there yet is retried with the backoff; a host name that does not
+    /// resolve is an error now (libmosquitto's thread would give up on it silently).
     package func start(_ broker: BrokerSettings) throws(MQTTClientError) {
-        let code = mosquitto_connect_async(handle, broker.host, broker.resolvedPort, broker.keepAliveSeconds)
-        // A refused or unreachable first attempt is retried by the loop; a bad host name is not.
-        if code == MOSQ_ERR_EAI.rawValue || code == MOSQ_ERR_INVAL.rawValue {
-            throw MQTTClientError("could not connect to \(broker.host):\(broker.resolvedPort): \(Self.text(code)); check host and port in [broker]")
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let resolved = getaddrinfo(broker.host, nil, &hints, &found)
+        if let found { freeaddrinfo(found) }
+        guard resolved == 0 else {
+            throw MQTTClientError("the broker host `\(broker.host)` does not resolve: \(String(cString: gai_strerror(resolved))); check host in [broker]")
         }
+        // The thread first, then the connection: so libmosquitto 2.0 makes the first attempt on
+        // its thread and retries it; a first attempt made here that fails is never retried.
         try check(mosquitto_loop_start(handle), "start the network thread")
         isLoopRunning.store(true, ordering: .releasing)
+        try check(mosquitto_connect_async(handle, broker.host, broker.resolvedPort, broker.keepAliveSeconds),
+                  "connect to \(broker.host):\(broker.resolvedPort)")
     }
 
     /// Waits up to `seconds` for QoS ≥ 1 messages to be acknowledged, then disconnects cleanly
@@ -157,15 +175,28 @@ package final class MosquittoClient: @unchecked Sendable {
             let code = payload.withUnsafeBytes { mosquitto_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, 0, retain) }
             return count(code == MOSQ_ERR_SUCCESS.rawValue ? \.sentAtMostOnce : \.lostWhileDisconnected)
         }
-        let outcome = unacknowledged.withLock { pending -> WritableKeyPath<ConnectionCounts, Int> in
-            guard pending.count < maxQueuedMessages else { return \.droppedQueueFull }
-            var messageID: Int32 = 0
-            let code = payload.withUnsafeBytes { mosquitto_publish(handle, &messageID, topic, Int32($0.count), $0.baseAddress, qos, retain) }
-            guard code == MOSQ_ERR_SUCCESS.rawValue else { return \.failed }
-            pending.insert(messageID)
-            return \.queuedAtLeastOnce
+        let message = Message(topic: topic, payload: payload, qos: qos, retain: retain)
+        let outcome = unacknowledged.withLock { waiting -> WritableKeyPath<ConnectionCounts, Int> in
+            guard waiting.count < maxQueuedMessages else { return \.droppedQueueFull }
+            return hand(message, &waiting) ? \.queuedAtLeastOnce : \.failed
         }
         count(outcome)
+    }
+
+    /// Gives a QoS ≥ 1 message to libmosquitto, or keeps it until the first connect; false if
+    /// libmosquitto refused it for another reason.
+    private func hand(_ message: Message, _ waiting: inout Unacknowledged) -> Bool {
+        var messageID: Int32 = 0
+        let code = message.payload.withUnsafeBytes {
+            mosquitto_publish(handle, &messageID, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
+        }
+        if code == MOSQ_ERR_NO_CONN.rawValue, counts.connects == 0 {
+            waiting.beforeFirstConnect.append(message)
+            return true
+        }
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { return false }
+        waiting.inLibrary.insert(messageID)
+        return true
     }
 
     package func subscribe(_ pattern: String, qos: Int32) {
@@ -184,6 +215,12 @@ package final class MosquittoClient: @unchecked Sendable {
         count(\.connects)
         for subscription in subscriptions { subscribe(subscription.pattern, qos: subscription.qos) }
         for message in announcements { publish(topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain) }
+        let failed = unacknowledged.withLock { waiting in
+            let early = waiting.beforeFirstConnect
+            waiting.beforeFirstConnect = []
+            return early.filter { !hand($0, &waiting) }.count
+        }
+        for _ in 0..<failed { count(\.failed) }
         events.connected()
     }
 
@@ -194,7 +231,7 @@ package final class MosquittoClient: @unchecked Sendable {
     }
 
     private func didPublish(_ messageID: Int32) {
-        let acknowledged = unacknowledged.withLock { $0.remove(messageID) != nil }
+        let acknowledged = unacknowledged.withLock { $0.inLibrary.remove(messageID) != nil }
         if acknowledged { count(\.acknowledged) }
     }
 
