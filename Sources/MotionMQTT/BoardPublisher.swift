@@ -45,15 +45,16 @@ package final class BoardPublisher: Sendable {
     package var boardID: String { connection.boardID }
     package var configuration: MQTTConfiguration { connection.configuration }
 
-    /// "sim-walker" for "…/boards/sim-walker.board".
+    /// "sim-walker" for "…/boards/sim-walker.board" (MQTT's wildcards and spaces become '-').
     static func defaultID(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.hasSuffix(".board") ? String(name.dropLast(6)) : name
+        let stem = name.hasSuffix(".board") ? String(name.dropLast(6)) : name
+        return String(stem.map { "+# \t".contains($0) ? "-" : $0 })
     }
 
     /// Connects (in the background) and starts every enabled stream the board has. Returns one
     /// line per enabled stream the board cannot give (it is skipped); throws if the board file
-    /// cannot be loaded or brought up.
+    /// cannot be loaded, or no enabled stream could start (then it disconnects again).
     @discardableResult
     package func start() throws(MQTTPublisherError) -> [String] {
         let manager = ManagerCore(board: boardPath)
@@ -67,6 +68,10 @@ package final class BoardPublisher: Sendable {
             } catch {
                 skipped.append("\(stream.topicName): \(error.message)")
             }
+        }
+        if skipped.count == MQTTStream.allCases.filter({ configuration.settings($0).enabled }).count {
+            stop(waitingUpTo: 0)
+            throw MQTTPublisherError("no stream of \(boardPath) could start:\n  " + skipped.joined(separator: "\n  "))
         }
         return skipped
     }

@@ -27,4 +27,21 @@ struct OfflineQueueTests {
         #expect(counts.connects == 1 && counts.acknowledged == 5, "\(counts.summary)")
         #expect(client.stop(waitingUpTo: 1) == 0)
     }
+
+    /// Only altitude enabled on a board without a barometer: nothing to publish is an error that
+    /// says why, not a silent connection.
+    @Test func aBoardThatCanGiveNoEnabledStreamIsAnError() throws {
+        var configuration = MQTTConfiguration(path: "(test)")
+        configuration.broker.host = "127.0.0.1"
+        configuration.broker.port = 1
+        for stream in MQTTStream.allCases { configuration.streams[stream]?.enabled = stream == .altitude }
+        let publisher = try BoardPublisher(board: BrokerFixtures.board("sim-gy-521.board"), configuration: configuration, log: { _ in })
+        do {
+            try publisher.start()
+            Issue.record("started with nothing to publish")
+        } catch {
+            #expect(error.description.contains("altitude: ") && error.description.contains("no barometer"), "\(error)")
+        }
+        #expect(BoardPublisher.defaultID("/x/my board+1.board") == "my-board-1")
+    }
 }
