@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "MotionHistoryTests",
                     dependencies: ["MotionHistory", "MotionEngine", "MotionAlgorithms", "Recordings", "TestSupport", "history-crash-writer"],
                     swiftSettings: strictSwift6),
-    
+
         // Fleets through MQTT (issue 10): what a board computes, published to a broker through
         // libmosquitto (binary or JSON payloads, PAYLOADS.md), and the subscriber that decodes it.
         // The tests start a real mosquitto broker and kill -9 motionctl publishers.

@@ -173,7 +173,7 @@ package final class MosquittoClient: @unchecked Sendable {
         guard qos > 0 else {
             guard isConnected.load(ordering: .acquiring) else { return count(\.lostWhileDisconnected) }
             let code = payload.withUnsafeBytes { mosquitto_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, 0, retain) }
-            return count(code == MOSQ_ERR_SUCCESS.rawValue ? \.sentAtMostOnce : \.lostWhileDisconnected)
+            return count(code == MOSQ_ERR_SUCCESS.rawValue ? \.sentAtMostOnce : code == MOSQ_ERR_NO_CONN.rawValue ? \.lostWhileDisconnected : \.failed)
         }
         let message = Message(topic: topic, payload: payload, qos: qos, retain: retain)
         let outcome = unacknowledged.withLock { waiting -> WritableKeyPath<ConnectionCounts, Int> in
