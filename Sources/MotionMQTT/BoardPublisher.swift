@@ -60,6 +60,10 @@ package final class BoardPublisher: Sendable {
         let manager = ManagerCore(board: boardPath)
         if let error = manager.boardError { throw MQTTPublisherError(error.message) }
         do throws(MQTTClientError) { try connection.start() } catch { throw MQTTPublisherError(error.description) }
+        // Give the first connection a moment, so the first samples are not counted lost; a
+        // broker that is not there yet is not waited for (QoS 1 messages wait for it).
+        let deadline = MQTTClock.monotonicSeconds() + 2
+        while !connection.isConnected, MQTTClock.monotonicSeconds() < deadline { usleep(10_000) }
         var skipped: [String] = []
         sources.withLock { $0.manager = manager }
         for stream in MQTTStream.allCases where configuration.settings(stream).enabled {

@@ -11,15 +11,15 @@ extension Stream {
         let configuration = try MQTTConfigOption.load(path: configurationFile)
         stopRequested.install()
         standardOutput("     seq  roll °  pitch °  yaw °   user acc g              latency ms")
-        let lastPrinted = Atomic<Int64>(.min)
-        let every = Int64(interval * 1e9)
+        let lastPrinted = Atomic<Int64>(0)  // ns since 1970: any sample is later than an interval after 0
+        let every = Int64(min(interval, 1e6) * 1e9)
         let remote = try RemoteDeviceMotion(configuration: configuration, board: board, log: standardError) { event in
             switch event {
             case .connected: standardOutput("\(board) connected")
             case .disconnected(let reason): standardOutput("\(board) disconnected: \(reason)")
             case .sample(let sample):
                 // --interval: at most one line per interval of sample time.
-                guard sample.timestampUnixNanoseconds - lastPrinted.load(ordering: .relaxed) >= every || every <= 0 else { return }
+                guard every <= 0 || sample.timestampUnixNanoseconds - lastPrinted.load(ordering: .relaxed) >= every else { return }
                 lastPrinted.store(sample.timestampUnixNanoseconds, ordering: .relaxed)
                 let f = sample.fields
                 let degrees = 180 / Float.pi
