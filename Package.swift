@@ -71,7 +71,7 @@ let package = Package(
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.
         .target(name: "COpenCoreMotion"),
-        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "MotionManagerCore"],
+        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "MotionManagerCore", "MotionMQTT"],
                 swiftSettings: strictSwift6),
         .executableTarget(
             name: "motionctl",
@@ -125,6 +125,6 @@ let package = Package(
         // The tests start a real mosquitto broker and kill -9 motionctl publishers.
         .target(name: "MotionMQTT", dependencies: ["CMosquitto", "MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
                 exclude: ["PAYLOADS.md"], swiftSettings: strictSwift6),
-        .testTarget(name: "MotionMQTTTests", dependencies: ["MotionMQTT", "OpenCoreMotion", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
+        .testTarget(name: "MotionMQTTTests", dependencies: ["MotionMQTT", "OpenCoreMotion", "OpenCoreMotionC", "COpenCoreMotion", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
     ]
 )
