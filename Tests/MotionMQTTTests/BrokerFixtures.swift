@@ -2,12 +2,28 @@ import Foundation
 @testable import MotionMQTT
 import Synchronization
 import TestSupport
+import Testing
 
 /// What the broker tests share: a configuration pointing at a `LocalBroker`, a recording
 /// subscriber, and the checks of one stream's messages.
 enum BrokerFixtures {
-    /// The board files of this checkout.
-    static func board(_ name: String) -> String { ProjectPaths.root + "/boards/" + name }
+    /// A copy of one of this checkout's board files in this process's own folder: the process
+    /// runs one engine per board file path, and other test suites running at the same time
+    /// (OpenCoreMotionTests' pedometer on sim-walker) must not share these tests' engines. These
+    /// tests share them among themselves, as two apps on one board do.
+    static func board(_ name: String) -> String {
+        let copy = privateBoards + "/" + name
+        guard !FileManager.default.fileExists(atPath: copy) else { return copy }
+        do {
+            try FileManager.default.createDirectory(atPath: privateBoards, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: ProjectPaths.root + "/boards/" + name, toPath: copy)
+        } catch {
+            Issue.record("could not copy the board file \(name) to \(privateBoards): \(error)")
+        }
+        return copy
+    }
+
+    static let privateBoards = NSTemporaryDirectory() + "ocm-mqtt-boards-\(getpid())"
 
     static func configuration(_ broker: LocalBroker, prefix: String = "test") -> MQTTConfiguration {
         var configuration = MQTTConfiguration(path: "(test)")
