@@ -41,6 +41,9 @@ let package = Package(
                        providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/SystemLibraries/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // Eclipse Mosquitto's MQTT client library (apt: libmosquitto-dev), for MotionMQTT.
+        .systemLibrary(name: "CMosquitto", path: "Sources/SystemLibraries/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
 
         .target(name: "FixedPoint", swiftSettings: strictSwift6),
         .target(name: "MotionAlgorithms", dependencies: ["FixedPoint"], swiftSettings: strictSwift6),
@@ -63,17 +66,17 @@ let package = Package(
                 swiftSettings: strictSwift6),
         // The Swift API: Core Motion's CMMotionManager and data types on a live board (Foundation
         // for OperationQueue and Core Motion's error protocols), wrapping MotionManagerCore.
-        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonProtocol"],
+        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonProtocol", "MotionMQTT"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.
         .target(name: "COpenCoreMotion"),
-        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "MotionManagerCore"],
+        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "MotionManagerCore", "MotionMQTT"],
                 swiftSettings: strictSwift6),
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol", "MotionDaemonClient",
+                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol", "MotionDaemonClient", "MotionMQTT",
                 "MotionManagerCore",  // bench-batched
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -141,5 +144,11 @@ let package = Package(
         // Starts the real motiond (and motionctl) on temporary sockets and history folders.
         .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
                     swiftSettings: strictSwift6),
+        // Fleets through MQTT (issue 10): what a board computes, published to a broker through
+        // libmosquitto (binary or JSON payloads, PAYLOADS.md), and the subscriber that decodes it.
+        // The tests start a real mosquitto broker and kill -9 motionctl publishers.
+        .target(name: "MotionMQTT", dependencies: ["CMosquitto", "MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
+                exclude: ["PAYLOADS.md"], swiftSettings: strictSwift6),
+        .testTarget(name: "MotionMQTTTests", dependencies: ["MotionMQTT", "OpenCoreMotion", "OpenCoreMotionC", "COpenCoreMotion", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
     ]
 )

@@ -36,7 +36,7 @@ Name: opencoremotion
 Description: Core Motion for Linux boards: device motion, pedometer, activity, recordings
 Version: $version
 Libs: -L\${libdir} -lopencoremotion
-Requires.private: zlib libiio
+Requires.private: zlib libiio libmosquitto
 Libs.private: -li2c
 Cflags: -I\${includedir}
 PC

@@ -22,6 +22,10 @@ esac
 # Build: the C libraries we bind (libi2c 4.3, libiio 0.24, libgpiod 1.6, zlib) and pkg-config.
 # Test: gcc for the C example, python3 for the end-to-end checks and the fixture generators.
 packages=(libi2c-dev libiio-dev libgpiod-dev zlib1g-dev pkg-config gcc libc6-dev python3)
+# Build: Eclipse Mosquitto's MQTT client library (MotionMQTT); test: the mosquitto broker itself,
+# which MotionMQTTTests start on a free loopback port.
+packages+=(libmosquitto-dev)
+if [ "$mode" = test ]; then packages+=(mosquitto); fi
 # Test only: umockdev fakes /sys for the real libiio and serves /dev/i2c-N ioctls to our binary
 # through a small C fixture built against libumockdev (level 1 of ../shared/specs/hil-testing.md).
 if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev); fi

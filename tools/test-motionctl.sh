@@ -263,4 +263,35 @@ timing_reports_every_stream_of_a_simulated_board() {
 }
 check "timing checks every stream of a simulated board against the contract" timing_reports_every_stream_of_a_simulated_board
 
+# Issue 10: publish to and subscribe from a private mosquitto on loopback (apt: mosquitto).
+publish_and_subscribe_through_a_broker() {
+    local port
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" > "$work/mosquitto.conf"
+    if [ "$(id -u)" -eq 0 ]; then echo "user root" >> "$work/mosquitto.conf"; fi
+    mosquitto -c "$work/mosquitto.conf" > "$work/mosquitto.log" 2>&1 &
+    local broker=$!
+    printf '[broker]\nhost = 127.0.0.1\nport = %s\n[publish]\nprefix = e2e\nformat = json\n' "$port" > "$work/mqtt.conf"
+    sleep 0.5
+    "$motionctl" subscribe --config "$work/mqtt.conf" sim-walker --duration 6 > "$work/subscribed.txt" &
+    local subscriber=$!
+    sleep 0.5
+    "$motionctl" publish --board boards/sim-walker.board --config "$work/mqtt.conf" --duration 4 > "$work/published.txt"
+    wait "$subscriber"
+    kill "$broker"; wait "$broker"
+    grep -q "^sim-walker status online" "$work/subscribed.txt" && grep -q "^sim-walker status offline" "$work/subscribed.txt" || return 1
+    # JSON payloads are printed as published: about 4 s of 50 Hz device motion, and an activity.
+    local motion
+    motion="$(grep -c '^sim-walker device-motion {"stream":"device-motion"' "$work/subscribed.txt")"
+    [ "$motion" -ge 150 ] && [ "$motion" -le 250 ] || { echo "device motion lines: $motion"; return 1; }
+    grep -q '^sim-walker activity {"stream":"activity"' "$work/subscribed.txt" && grep -q "^published sim-walker: device-motion" "$work/published.txt"
+}
+check "publish and subscribe through a mosquitto broker on loopback" publish_and_subscribe_through_a_broker
+
+mqtt_configuration_errors_name_the_line() {
+    printf '[broker]\nhost = 127.0.0.1\nprot = 1883\n' > "$work/bad.conf"
+    ! "$motionctl" publish --config "$work/bad.conf" --duration 1 2> "$work/bad.txt" && grep -q "bad.conf:3: unknown key \`prot\`" "$work/bad.txt"
+}
+check "an MQTT configuration error names the file and line" mqtt_configuration_errors_name_the_line
+
 finish motionctl

@@ -222,20 +222,11 @@ func motionData(_ sample: MotionSample) -> ocm_motion_data {
                                                   magnetic_field_ut: vector(v.x.doubleValue, v.y.doubleValue, v.z.doubleValue))
     case .deviceMotion:
         guard let motion = sample.deviceMotionValues else { break }
-        let m = motion.attitudeMatrix
-        let field = motion.magneticField
-        data.device_motion = ocm_device_motion_data(
-            timestamp_ns: sample.timestampNanoseconds,
-            reference_frame: ocm_reference_frame(UInt32(motion.frame.rawValue)),
-            attitude: ocm_quaternion(w: motion.w, x: motion.x, y: motion.y, z: motion.z),
-            rotation_matrix: ((m.m11, m.m12, m.m13), (m.m21, m.m22, m.m23), (m.m31, m.m32, m.m33)),
-            roll_rad: m.roll, pitch_rad: m.pitch, yaw_rad: m.yaw,
-            gravity_g: vector(motion.gravity.x, motion.gravity.y, motion.gravity.z),
-            user_acceleration_g: vector(motion.userAcceleration.x, motion.userAcceleration.y, motion.userAcceleration.z),
-            rotation_rate_rad_s: vector(motion.rotationRate.x, motion.rotationRate.y, motion.rotationRate.z),
-            magnetic_field_ut: vector(field.x, field.y, field.z),
-            magnetic_accuracy: ocm_magnetic_accuracy(motion.magneticAccuracy),
-            heading_deg: motion.heading)
+        let (g, u, r, field) = (motion.gravity, motion.userAcceleration, motion.rotationRate, motion.magneticField)
+        data.device_motion = DeviceMotionDataFields(
+            timestampNanoseconds: sample.timestampNanoseconds, frame: UInt32(motion.frame.rawValue), attitude: (motion.w, motion.x, motion.y, motion.z),
+            gravity: (g.x, g.y, g.z), userAcceleration: (u.x, u.y, u.z), rotationRate: (r.x, r.y, r.z), magneticField: (field.x, field.y, field.z),
+            magneticAccuracy: motion.magneticAccuracy, heading: motion.heading).cStruct
     }
     return data
 }
@@ -243,4 +234,33 @@ func motionData(_ sample: MotionSample) -> ocm_motion_data {
 @c @implementation
 public func ocm_motion_manager_uses_daemon(_ manager: OpaquePointer?) -> Int32 {
     MotionManagerHandle.registry.object(for: UnsafeRawPointer(manager))?.manager.daemon != nil ? 1 : 0
+}
+
+/// A device-motion sample's numbers in Core Motion's units, made into `ocm_device_motion_data`
+/// (the rotation matrix and Euler angles computed from the quaternion as `CMAttitude` does):
+/// for the local board's samples and the remote ones alike.
+struct DeviceMotionDataFields {
+    var timestampNanoseconds: Int64
+    /// `ocm_reference_frame`'s raw value.
+    var frame: UInt32
+    var attitude: (w: Double, x: Double, y: Double, z: Double)
+    var gravity: (Double, Double, Double)
+    var userAcceleration: (Double, Double, Double)
+    var rotationRate: (Double, Double, Double)
+    var magneticField: (Double, Double, Double)
+    var magneticAccuracy: Int32
+    var heading: Double
+
+    var cStruct: ocm_device_motion_data {
+        let q = attitude
+        let m = AttitudeMatrix(w: q.w, x: q.x, y: q.y, z: q.z)
+        func vector(_ v: (Double, Double, Double)) -> ocm_vector3 { ocm_vector3(x: v.0, y: v.1, z: v.2) }
+        return ocm_device_motion_data(
+            timestamp_ns: timestampNanoseconds, reference_frame: ocm_reference_frame(frame),
+            attitude: ocm_quaternion(w: q.w, x: q.x, y: q.y, z: q.z),
+            rotation_matrix: ((m.m11, m.m12, m.m13), (m.m21, m.m22, m.m23), (m.m31, m.m32, m.m33)),
+            roll_rad: m.roll, pitch_rad: m.pitch, yaw_rad: m.yaw,
+            gravity_g: vector(gravity), user_acceleration_g: vector(userAcceleration), rotation_rate_rad_s: vector(rotationRate),
+            magnetic_field_ut: vector(magneticField), magnetic_accuracy: ocm_magnetic_accuracy(magneticAccuracy), heading_deg: heading)
+    }
 }

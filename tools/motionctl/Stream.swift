@@ -43,7 +43,14 @@ struct Stream: ParsableCommand {
     @Option(help: "With --device-motion: the reference frame (\(AttitudeReferenceFrame.allCases.map(\.rawValue).joined(separator: ", "))).")
     var frame: String = AttitudeReferenceFrame.xArbitraryZVertical.rawValue
 
+    @Option(help: "Device motion of a board publishing to an MQTT broker (its board id), as CMHeadphoneMotionManager gives it, with latency; needs --config.")
+    var remote: String?
+
+    @Option(name: .customLong("config"), help: "With --remote: the MQTT configuration file (Sources/MotionMQTT/PAYLOADS.md).")
+    var mqttConfig: String?
+
     func validate() throws {
+        if remote != nil, mqttConfig == nil { throw ValidationError("--remote needs --config FILE: the MQTT configuration file naming the broker") }
         guard [pedometer, deviceMotion, activity, altitude].filter({ $0 }).count <= 1 else {
             throw ValidationError("--pedometer, --device-motion, --activity and --altitude cannot be combined: run one stream at a time")
         }
@@ -57,7 +64,9 @@ struct Stream: ParsableCommand {
     }
 
     func run() throws {
-        if let client = StreamFromDaemon.connect(boardGiven: boardFile != nil, speedGiven: playback.speed != nil) {
+        if let remote, let mqttConfig { return try streamRemote(remote, configurationFile: mqttConfig) }
+        // motiond has no altitude stream yet: the altimeter runs in-process.
+        if !altitude, let client = StreamFromDaemon.connect(boardGiven: boardFile != nil, speedGiven: playback.speed != nil) {
             let frameBit: UInt8 = switch AttitudeReferenceFrame(rawValue: frame)! {  // validated
             case .xArbitraryZVertical: 1
             case .xArbitraryCorrectedZVertical: 2

@@ -1060,6 +1060,51 @@ ocm_status ocm_sensor_recorder_copy_accelerometer_data(ocm_sensor_recorder *reco
 /** Frees an array from ocm_sensor_recorder_copy_accelerometer_data() (NULL is ignored). */
 void ocm_sensor_recorder_free_data(ocm_recorded_accelerometer_data *data);
 
+/* ---- Remote device motion (issue 10) --------------------------------------------------------
+ * Device motion of a board that publishes to an MQTT broker (motionctl publish, motiond), with
+ * Core Motion's CMHeadphoneMotionManager semantics: attitude relative to the first sample after
+ * start; events when the board connects (its retained status "online") and disconnects
+ * ("offline": a clean stop, or the last will of a board that died). Broker, credentials, TLS and
+ * topic prefix come from an MQTT configuration file (Sources/MotionMQTT/PAYLOADS.md). */
+
+/** One remote board followed through the broker. */
+typedef struct ocm_remote_motion ocm_remote_motion;
+
+/** What an ocm_remote_motion_callback reports. */
+typedef enum ocm_remote_event {
+    OCM_REMOTE_EVENT_SAMPLE = 0,       /**< `data` holds a sample (timestamp on this machine's CLOCK_MONOTONIC) */
+    OCM_REMOTE_EVENT_CONNECTED = 1,    /**< the board is online; `data` is NULL */
+    OCM_REMOTE_EVENT_DISCONNECTED = 2  /**< the board went away; `data` is NULL; ocm_last_error_message(), called in the callback, says why */
+} ocm_remote_event;
+
+/** Called on the MQTT client's network thread: return quickly. */
+typedef void (*ocm_remote_motion_callback)(ocm_remote_event event, const ocm_device_motion_data *data, void *user_data);
+
+/** Reads the MQTT configuration file at `config_path` and prepares to follow `board_id`
+ *  (nothing is connected until ocm_remote_motion_start).
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (a NULL argument), or
+ *         OCM_STATUS_NOT_AVAILABLE (the file cannot be read or has an error: the message names
+ *         the file and line). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_remote_motion_open(const char *config_path, const char *board_id, ocm_remote_motion **out);
+
+/** Connects (in the background; the broker is retried until reachable) and calls `callback`
+ *  with each event; the next sample becomes the attitude reference. Replaces a running start.
+ * @return OCM_STATUS_OK, OCM_STATUS_INVALID_HANDLE, OCM_STATUS_INVALID_ARGUMENT (NULL
+ *         callback), or OCM_STATUS_NOT_AVAILABLE (the client could not start: the broker host
+ *         does not resolve, a TLS file is unusable). */
+OCM_WARN_UNUSED_RESULT
+ocm_status ocm_remote_motion_start(ocm_remote_motion *remote, ocm_remote_motion_callback callback, void *user_data);
+
+/** Disconnects; once it returns, the callback is not called again. */
+void ocm_remote_motion_stop(ocm_remote_motion *remote);
+
+/** 1 while the remote board is online, else 0 (also for an invalid handle). */
+int ocm_remote_motion_is_connected(ocm_remote_motion *remote);
+
+/** Stops (if running) and frees the handle. NULL or a closed handle is ignored. */
+void ocm_remote_motion_close(ocm_remote_motion *remote);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,152 @@
+import Foundation
+@testable import MotionMQTT
+import Testing
+
+/// Publishing through a real mosquitto broker on loopback (apt: mosquitto): two simulated
+/// boards, the will of a killed publisher, a broker restart mid-stream. Serialized: the boards
+/// are the process's own (one engine per board file), and the timing bounds assume the machine
+/// is not running two of these at once.
+@Suite(.serialized)
+struct FleetBrokerTests {
+    /// sim-walker (BMI160 + BMP280: all streams) and sim-gy-521 (MPU-6050, no barometer) publish
+    /// for 12 s: every QoS 1 message arrives, in order, and device motion at its rate.
+    @Test func twoBoardsPublishInOrderAndComplete() throws {
+        let broker = try LocalBroker()
+        var configuration = BrokerFixtures.configuration(broker)
+        configuration.streams[.deviceMotion]?.rateHertz = 50
+        let (subscriber, recorder) = try Recorder.subscribe(configuration, clientID: "test-two-boards", durable: false)
+        defer { subscriber.stop() }
+        #expect(BrokerFixtures.wait(seconds: 5) { subscriber.isConnected })
+        usleep(200_000)
+
+        let walker = try BoardPublisher(board: BrokerFixtures.board("sim-walker.board"), configuration: configuration, log: { _ in })
+        let gy521 = try BoardPublisher(board: BrokerFixtures.board("sim-gy-521.board"), configuration: configuration, log: { _ in })
+        #expect(try walker.start().isEmpty)
+        let skipped = try gy521.start()
+        #expect(skipped.count == 1 && skipped[0].hasPrefix("altitude:"), "\(skipped)")
+        let started = Date()
+        usleep(12_000_000)
+        let left = [walker.stop(), gy521.stop()]
+        let seconds = Date().timeIntervalSince(started)
+        #expect(left == [0, 0])
+        BrokerFixtures.wait(seconds: 3) { recorder.statuses("sim-walker").last == "offline" && recorder.statuses("sim-gy-521").last == "offline" }
+
+        for publisher in [walker, gy521] {
+            let id = publisher.boardID
+            #expect(recorder.statuses(id) == ["online", "offline"], "\(id)")
+            #expect(recorder.descriptions(id).first?.contains("\"id\":\"\(id)\"") == true)
+            for stream in MQTTStream.allCases where configuration.settings(stream).enabled {
+                let published = publisher.connection.published(stream)
+                let check = StreamCheck(recorder.messages(id, stream))
+                #expect(check.outOfOrder == 0, "\(id) \(stream.topicName)")
+                if configuration.settings(stream).qos == 1 {
+                    #expect(check.missing(of: published) == 0 && check.sequences.count == published, "\(id) \(stream.topicName): \(check.sequences.count) of \(published)")
+                }
+            }
+            // Device motion: 50 Hz for the time it ran (the engine starts within 0.5 s), and on
+            // an idle loopback every message arrives.
+            let motion = publisher.connection.published(.deviceMotion)
+            #expect(Double(motion) > 50 * (seconds - 1) && Double(motion) < 50 * (seconds + 1), "\(id): \(motion) in \(seconds) s")
+            // Every one, but for any counted as lost (a sample racing the disconnect at stop).
+            let received = StreamCheck(recorder.messages(id, .deviceMotion)).sequences.count
+            #expect(motion - received <= publisher.counts.lostWhileDisconnected && publisher.counts.lostWhileDisconnected <= 2,
+                    "\(id): \(received) of \(motion), \(publisher.counts.summary)")
+        }
+        // The walker's 18-s cycle: a resume, at least two pedometer updates, walking detected.
+        #expect(walker.connection.published(.pedometerEvent) >= 1)
+        #expect(walker.connection.published(.pedometer) >= 3)
+        let walking = recorder.messages("sim-walker", .activity).contains {
+            if case .activity(let fields) = $0.fields { return fields.flags & 0b10 != 0 }
+            return false
+        }
+        #expect(walking)
+        #expect(walker.connection.published(.altitude) >= 10)
+    }
+
+    /// A publisher process killed with SIGKILL sends no DISCONNECT: the broker publishes its
+    /// will, the retained "offline", which a subscriber arriving afterwards still reads.
+    @Test func aKilledPublisherIsMarkedOfflineByItsWill() throws {
+        let broker = try LocalBroker()
+        let configuration = BrokerFixtures.configuration(broker)
+        let file = NSTemporaryDirectory() + "ocm-mqtt-kill-\(getpid()).conf"
+        try "[broker]\nhost = 127.0.0.1\nport = \(broker.port)\nkeepalive = 5\n[publish]\nprefix = test\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        let (subscriber, recorder) = try Recorder.subscribe(configuration, clientID: "test-will", durable: false)
+        defer { subscriber.stop() }
+
+        let publisher = Process()
+        publisher.executableURL = URL(fileURLWithPath: Self.motionctl)
+        publisher.arguments = ["publish", "--board", BrokerFixtures.board("sim-walker.board"), "--config", file, "--board-id", "doomed"]
+        publisher.standardError = FileHandle.nullDevice
+        try publisher.run()
+        #expect(BrokerFixtures.wait(seconds: 10) { recorder.statuses("doomed") == ["online"] && !recorder.messages("doomed", .deviceMotion).isEmpty })
+        kill(publisher.processIdentifier, SIGKILL)
+        publisher.waitUntilExit()
+        let killed = Date()
+        #expect(BrokerFixtures.wait(seconds: 10) { recorder.statuses("doomed").last == "offline" })
+        print("will: offline \(String(format: "%.2f", Date().timeIntervalSince(killed))) s after kill -9")
+
+        let (late, lateRecorder) = try Recorder.subscribe(configuration, clientID: "test-will-late", durable: false)
+        defer { late.stop() }
+        #expect(BrokerFixtures.wait(seconds: 5) { lateRecorder.statuses("doomed") == ["offline"] })
+        #expect(lateRecorder.all.contains { if case .status(_, _, true) = $0 { return true } else { return false } })
+    }
+
+    /// The broker stops (SIGTERM, saving its persistence) and comes back 2 s later, while the
+    /// walker publishes: QoS 1 streams lose nothing (libmosquitto keeps them and resends, the
+    /// durable subscriber's session and queue survive in the broker's persistence); QoS 0 loses
+    /// what was published while disconnected — counted — and at most a few messages in flight.
+    @Test func aBrokerRestartLosesNoQoS1AndACountedBoundedQoS0() throws {
+        let broker = try LocalBroker()
+        var configuration = BrokerFixtures.configuration(broker)
+        configuration.streams[.deviceMotion]?.rateHertz = 50
+        // Altitude at 10 Hz and QoS 1: a steady at-least-once stream through the outage.
+        configuration.streams[.altitude]?.rateHertz = 10
+        configuration.streams[.altitude]?.qos = 1
+        let (subscriber, recorder) = try Recorder.subscribe(configuration, clientID: "test-restart-durable", durable: true)
+        defer { subscriber.stop() }
+        #expect(BrokerFixtures.wait(seconds: 5) { subscriber.isConnected })
+        usleep(200_000)
+
+        let walker = try BoardPublisher(board: BrokerFixtures.board("sim-walker.board"), configuration: configuration, log: { _ in })
+        try walker.start()
+        usleep(5_000_000)
+        let beforeOutage = walker.connection.published(.altitude)
+        try broker.restart(downSeconds: 2)
+        #expect(BrokerFixtures.wait(seconds: 10) { walker.isConnected && subscriber.isConnected })
+        let queuedInOutage = walker.connection.published(.altitude) - beforeOutage
+        usleep(6_000_000)
+        #expect(walker.stop(waitingUpTo: 5) == 0)
+        BrokerFixtures.wait(seconds: 5) { recorder.statuses("sim-walker").last == "offline" }
+
+        let counts = walker.counts
+        #expect(counts.connects >= 2)
+        #expect(queuedInOutage >= 20, "altitude published during the ≥ 2 s outage: \(queuedInOutage)")
+        for stream in MQTTStream.allCases where configuration.settings(stream).enabled && configuration.settings(stream).qos == 1 {
+            let published = walker.connection.published(stream)
+            let check = StreamCheck(recorder.messages("sim-walker", stream))
+            #expect(check.missing(of: published) == 0, "\(stream.topicName): \(check.missing(of: published)) of \(published) lost")
+            #expect(check.outOfOrder == 0, "\(stream.topicName)")
+        }
+        #expect(counts.droppedQueueFull == 0)
+
+        let published = walker.connection.published(.deviceMotion)
+        let motion = StreamCheck(recorder.messages("sim-walker", .deviceMotion))
+        let missing = motion.missing(of: published)
+        let counted = counts.lostWhileDisconnected
+        print("broker restart: device motion \(published) published, \(missing) missing, \(counted) counted lost while disconnected; "
+              + "altitude (QoS 1) \(walker.connection.published(.altitude)) published, all received, \(queuedInOutage) during the outage")
+        #expect(motion.outOfOrder == 0)
+        // Counted: the 2 s down plus at most the 2 s backoff, at 50 Hz.
+        #expect(counted >= 50 && counted <= 50 * 5, "\(counted)")
+        // Bounded: beyond the counted ones, at most 1 s of messages lost in flight when the
+        // broker went down.
+        #expect(missing >= counted && missing - counted <= 50, "missing \(missing), counted \(counted)")
+    }
+
+    /// `motionctl` beside this test binary (SwiftPM builds it: this target depends on it).
+    static var motionctl: String {
+        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("motionctl").path
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+@testable import MotionMQTT
+import OpenCoreMotion
+import Synchronization
+import Testing
+
+/// `CMHeadphoneMotionManager` fed from the broker by a board publishing in this process.
+@Suite(.serialized)
+struct HeadphoneMotionTests {
+    final class Events: CMHeadphoneMotionManagerDelegate {
+        let log = Mutex<[String]>([])
+        func headphoneMotionManagerDidConnect(_ manager: CMHeadphoneMotionManager) { log.withLock { $0.append("connect") } }
+        func headphoneMotionManagerDidDisconnect(_ manager: CMHeadphoneMotionManager) { log.withLock { $0.append("disconnect") } }
+    }
+
+    @Test func remoteDeviceMotionConnectsIsRelativeToTheStartAndFailsWhenTheBoardLeaves() throws {
+        let broker = try LocalBroker()
+        let file = NSTemporaryDirectory() + "ocm-mqtt-remote-\(getpid()).conf"
+        try "[broker]\nhost = 127.0.0.1\nport = \(broker.port)\n[publish]\nprefix = test\n[stream device-motion]\nrate = 50\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        let configuration = try MQTTConfigurationFile.load(path: file)
+
+        let manager = CMHeadphoneMotionManager(configurationFile: file, boardID: "sim-gy-521")
+        #expect(manager.isDeviceMotionAvailable)
+        let events = Events()
+        manager.delegate = events
+        let samples = Mutex<[CMDeviceMotion]>([])
+        let errors = Mutex<[String]>([])
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        manager.startDeviceMotionUpdates(to: queue) { motion, error in
+            if let motion { samples.withLock { $0.append(motion) } }
+            if let error { errors.withLock { $0.append("\(error)") } }
+        }
+        #expect(manager.isDeviceMotionActive)
+
+        let publisher = try BoardPublisher(board: BrokerFixtures.board("sim-gy-521.board"), configuration: configuration, log: { _ in })
+        try publisher.start()
+        #expect(BrokerFixtures.wait(seconds: 10) { samples.withLock { $0.count } >= 150 })
+        #expect(manager.isConnected)
+        #expect(events.log.withLock { $0 } == ["connect"])
+        let first = try #require(samples.withLock { $0.first })
+        // The first sample is the reference: its relative attitude is the identity.
+        #expect(abs(first.attitude.quaternion.w - 1) < 1e-6 && abs(first.attitude.roll) < 1e-3 && abs(first.attitude.yaw) < 1e-3)
+        // Timestamps on this machine's CLOCK_MONOTONIC, increasing.
+        let uptime = ProcessInfo.processInfo.systemUptime
+        let times = samples.withLock { $0.map(\.timestamp) }
+        #expect(times.last! <= uptime + 0.01 && times.last! > uptime - 5)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+
+        publisher.stop()
+        #expect(BrokerFixtures.wait(seconds: 5) { errors.withLock { !$0.isEmpty } && events.log.withLock { $0.count } == 2 })
+        #expect(events.log.withLock { $0 } == ["connect", "disconnect"])
+        #expect(errors.withLock { $0.first?.contains("sim-gy-521 went offline") } == true)
+        #expect(!manager.isConnected)
+
+        let latencies = manager.latencies
+        let median = latencies[latencies.count / 2] * 1000
+        print("remote device motion: \(latencies.count) samples, latency median \(String(format: "%.2f", median)) ms, "
+              + "99th percentile \(String(format: "%.2f", latencies[latencies.count * 99 / 100] * 1000)) ms")
+        // A contract with a generous margin (loaded CI machines): delivered within 100 ms.
+        #expect(median < 100)
+        manager.stopDeviceMotionUpdates()
+        #expect(!manager.isDeviceMotionActive)
+    }
+
+    @Test func anUnreadableConfigurationMakesRemoteMotionUnavailableAndSaysWhy() {
+        let manager = CMHeadphoneMotionManager(configurationFile: "/nonexistent/mqtt.conf", boardID: "x")
+        #expect(!manager.isDeviceMotionAvailable)
+        let message = Mutex<String?>(nil)
+        manager.startDeviceMotionUpdates(to: OperationQueue()) { _, error in message.withLock { $0 = error.map { "\($0)" } } }
+        #expect(BrokerFixtures.wait(seconds: 2) { message.withLock { $0 } != nil })
+        #expect(message.withLock { $0?.contains("/nonexistent/mqtt.conf") } == true)
+    }
+}
