@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "MotionDaemonClient", dependencies: ["MotionDaemonProtocol"], swiftSettings: strictSwift6),
         .target(name: "MotionDaemon", dependencies: ["MotionDaemonProtocol", "MotionHistory", "MotionManagerCore", "MotionEngine", "MotionAlgorithms"],
                 swiftSettings: strictSwift6),
-        .executableTarget(name: "motiond", dependencies: ["MotionDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        .executableTarget(name: "motiond", dependencies: ["MotionDaemon", "MotionMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/motiond", exclude: ["motiond.service", "motiond-sysusers.conf", "motiond-tmpfiles.conf", "policy.example"],
                           swiftSettings: strictSwift6),
         // The client of tools/soak-motiond.sh: streams at the highest rates, counts what is lost.

@@ -294,4 +294,28 @@ mqtt_configuration_errors_name_the_line() {
 }
 check "an MQTT configuration error names the file and line" mqtt_configuration_errors_name_the_line
 
+motiond_publishes_what_it_computes() {
+    # motiond --mqtt (issues 9 and 10): the daemon's own engine published to the broker while it
+    # serves clients; its offline will (here its clean stop) ends the stream.
+    local port
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" > "$work/mosquitto-d.conf"
+    if [ "$(id -u)" -eq 0 ]; then echo "user root" >> "$work/mosquitto-d.conf"; fi
+    mosquitto -c "$work/mosquitto-d.conf" > "$work/mosquitto-d.log" 2>&1 &
+    local broker=$!
+    printf '[broker]\nhost = 127.0.0.1\nport = %s\n[publish]\nprefix = d\nformat = json\n' "$port" > "$work/mqtt-d.conf"
+    sleep 0.5
+    "$(dirname "$motionctl")/motiond" --board sim-walker.board --history "$work/d-history" --socket "$work/d.sock" \
+        --policy "$work/d-policy" --mqtt "$work/mqtt-d.conf" 2> "$work/motiond-mqtt.log" &
+    local daemon=$!
+    "$motionctl" subscribe --config "$work/mqtt-d.conf" sim-walker --duration 5 > "$work/d-subscribed.txt"
+    kill "$daemon"; wait "$daemon"
+    kill "$broker"; wait "$broker"
+    local motion
+    motion="$(grep -c '^sim-walker device-motion {' "$work/d-subscribed.txt")"
+    [ "$motion" -ge 150 ] || { echo "device motion lines: $motion"; cat "$work/motiond-mqtt.log"; return 1; }
+    grep -q "^sim-walker status online" "$work/d-subscribed.txt" && grep -q "connected to 127.0.0.1:$port" "$work/motiond-mqtt.log"
+}
+check "motiond --mqtt publishes its board to a broker while serving clients" motiond_publishes_what_it_computes
+
 finish motionctl

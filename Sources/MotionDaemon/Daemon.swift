@@ -16,6 +16,8 @@ package final class Daemon {
     package let configuration: DaemonConfiguration
     let policy: AccessPolicy
     let board: LiveBoard
+    /// The board file the daemon runs, resolved.
+    package var boardPath: String { board.path }
     let clock = DaemonClock()
     let recorder: HistoryRecorder
     let wakeup: Wakeup

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import MotionDaemon
 import MotionEngine
+import MotionMQTT
 
 /// `motiond`: the always-on motion coprocessor (issue 9).
 @main
@@ -22,6 +23,10 @@ struct MotionDaemonCommand: ParsableCommand {
               group NAME          the granting group (default motion)
             USER is a name or a numeric uid. A missing file is an empty policy.
 
+            With --mqtt FILE it also publishes what the board computes to an MQTT broker
+            (issue 10; topics, payloads and the file's format: Sources/MotionMQTT/PAYLOADS.md),
+            from the same engine that serves the clients. Secrets are read from that file only.
+
             Stops on SIGTERM or SIGINT (exit 0, history committed and synced); exits 1 when the
             board or the history fails (systemd restarts it), 2 on a bad option or file.
             """,
@@ -39,6 +44,9 @@ struct MotionDaemonCommand: ParsableCommand {
     @Option(help: "The access policy file.")
     var policy = "/etc/opencoremotion/policy"
 
+    @Option(help: "Also publish to the MQTT broker this configuration file names (Sources/MotionMQTT/PAYLOADS.md).")
+    var mqtt: String?
+
     func run() throws {
         var configuration = DaemonConfiguration()
         configuration.board = board
@@ -52,7 +60,22 @@ struct MotionDaemonCommand: ParsableCommand {
             FileHandleLine.standardError("motiond: \(error)")
             throw ExitCode(2)
         }
+        // The publisher runs the daemon's own board file: in this process that is the daemon's
+        // engine (one per board), so the broker gets what the clients get.
+        var publisher: BoardPublisher?
+        if let mqtt {
+            do {
+                let published = try BoardPublisher(board: daemon.boardPath, configuration: try MQTTConfigurationFile.load(path: mqtt),
+                                                   log: { FileHandleLine.standardError("motiond: mqtt: \($0)") })
+                for line in try published.start() { FileHandleLine.standardError("motiond: mqtt: skipped \(line)") }
+                publisher = published
+            } catch {
+                FileHandleLine.standardError("motiond: \(error)")
+                throw ExitCode(2)
+            }
+        }
         let code = daemon.run()
+        _ = publisher?.stop()
         if code != 0 { throw ExitCode(code) }
     }
 }
