@@ -78,6 +78,9 @@ enum StreamSubscription {
     case engine(EngineSubscription, intervalSeconds: Double)
     case pedometer(PedometerSubscription)
     case activity(ActivitySubscription)
+    /// An altitude stream: its own stage (`AltimeterSubscription`) fed by its own tap on the
+    /// board's barometer and thermometer, as an in-process altimeter's start has.
+    case altitude(AltimeterSubscription, ReadingTap)
 
     var intervalSeconds: Double {
         if case .engine(_, let interval) = self { return interval }

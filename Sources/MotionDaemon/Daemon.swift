@@ -234,6 +234,9 @@ package final class Daemon {
         case .engine(let engine, _): board.remove(engine)
         case .pedometer(let pedometer): BoardPedometer.of(board).unsubscribe(pedometer)
         case .activity(let activity): BoardActivity.of(board).unsubscribe(activity)
+        case .altitude(let altimeter, let tap):
+            altimeter.cancel()
+            board.remove(tap)
         }
     }
 
