@@ -102,4 +102,27 @@ import Testing
             #expect(abs(mean - 1) < 0.15, "\(mean) s between updates after the restart")
         }
     }
+
+    /// The daemon's errors reach the altimeter's handler as in-process ones would: a user the
+    /// policy denies gets `notAuthorized` (the daemon is used anyway: no bypass to the chip), and
+    /// a daemon board without a barometer `notAvailable`, each once and without data.
+    @Test func deniedUsersAndBoardsWithoutABarometerGetTheErrors() throws {
+        for (name, board, policy, code) in [("altimeter-deny", "sim-walker.board", "deny \(getuid())\n", CMError.Code.notAuthorized),
+                                            ("altimeter-none", "sim-gy-521.board", "", .notAvailable)] {
+            let daemon = try Motiond(name, board: board, policy: policy)
+            defer { daemon.remove() }
+            try daemon.start()
+            let altimeter = CMAltimeter(daemonSocket: daemon.socket)
+            #expect(altimeter.isUsingDaemon, "\(name)")
+            #expect(altimeter.isRelativeAltitudeAvailable == (code == .notAuthorized), "\(name): the welcome's sensors")
+            let errors = Collected<CMError>()
+            altimeter.startRelativeAltitudeUpdates(to: OperationQueue()) { data, error in
+                #expect(data == nil)
+                if let error = error as? CMError { errors.append(error) }
+            }
+            #expect(eventually(within: 3) { errors.count == 1 }, "\(name)")
+            #expect(errors.all.first?.code == code, "\(name): \(errors.all)")
+            print("\(name): \(errors.all.first.map { $0.localizedDescription } ?? "no error")")
+        }
+    }
 }
