@@ -17,6 +17,7 @@ extension Daemon {
                 return
             }
             session.name = name
+            session.version = version
             session.greeted = true
             session.outbox.reply(.welcome(.init(daemonVersion: OpenCoreMotionVersion.string, boardName: board.description.name,
                                                 sensors: sensors, authorization: session.decision.status,
@@ -54,7 +55,7 @@ extension Daemon {
             // request only says until when the caller may count on it.
             session.outbox.reply(.recording(request: request, until: Double(clock.nowWallNanoseconds) / 1e9 + duration))
         case .status:
-            session.outbox.reply(.status(request: request, status()))
+            session.outbox.reply(.status(request: request, status(forVersion: session.version)))
         case .subscribeAltitude(_, let stream, let seaLevelPressure, let uncertainty):
             let problem: Problem? = if !stream.isAltitude {
                 Problem(code: .badRequest, message: "subscribeAltitude takes an altitude stream, not \(stream.name)", advice: "Use subscribe for it.")
