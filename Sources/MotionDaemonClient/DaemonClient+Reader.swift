@@ -109,7 +109,7 @@ extension DaemonClient {
         while Self.monotonicSeconds - brokeAt < reconnectLimitSeconds {
             if state.withLock({ $0.closed }) { return nil }
             do {
-                let socket = try DaemonSocket(path: path, name: name)
+                let socket = try DaemonSocket.open(path: path, name: name)
                 if resubscribe(on: socket, gap: Self.monotonicSeconds - brokeAt) { return socket }
                 return nil
             } catch {

@@ -90,7 +90,7 @@ public final class DaemonClient: Sendable {
     /// daemon listens there (the caller then uses the in-process engine).
     public init(path: String = DaemonClient.socketPath, name: String, reconnectLimitSeconds: Double = 30,
                 answerTimeoutSeconds: Double = 30) throws(DaemonClientError) {
-        let socket = try DaemonSocket(path: path, name: name)
+        let socket = try DaemonSocket.open(path: path, name: name)
         (self.path, self.name) = (path, name)
         (self.reconnectLimitSeconds, self.answerTimeoutSeconds) = (reconnectLimitSeconds, answerTimeoutSeconds)
         state = Mutex(State(socket: socket, welcome: socket.welcome, readerRunning: true))
@@ -133,6 +133,10 @@ public final class DaemonClient: Sendable {
     /// `subscribe` otherwise. A reconnect restarts it the same way (a new first update).
     public func subscribeAltitude(_ stream: WireStream, seaLevelPressure: Double, uncertainty: Double,
                                   handler: @escaping @Sendable (StreamDelivery) -> Void) throws(DaemonClientError) {
+        guard welcome.version >= 2 else {  // a version 1 daemon would close the connection on stream 7
+            throw DaemonClientError(.rejected(.notAvailable), "motiond at \(path) speaks protocol version \(welcome.version), which has no altitude",
+                                    advice: "Update motiond to the release of this OpenCoreMotion")
+        }
         try start(stream, Subscription(interval: 0, from: 0, frame: 0, altitudeReference: (seaLevelPressure, uncertainty), handler: handler))
     }
 
@@ -261,7 +265,7 @@ public final class DaemonClient: Sendable {
     private func connectIfIdle() throws(DaemonClientError) {
         let idle = state.withLock { !$0.closed && $0.socket == nil && !$0.readerRunning }
         guard idle else { return }
-        let socket = try DaemonSocket(path: path, name: name)
+        let socket = try DaemonSocket.open(path: path, name: name)
         let spawn = state.withLock { state -> Bool in
             guard !state.readerRunning, !state.closed else { return false }
             (state.socket, state.welcome, state.readerRunning) = (socket, socket.welcome, true)

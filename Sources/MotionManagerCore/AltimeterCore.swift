@@ -91,7 +91,8 @@ package final class AltimeterCore: Sendable {
 
     /// Relative and absolute altitude: the board has a barometer.
     package var isAvailable: Bool {
-        daemon.map { $0.welcome.sensors.contains(.barometer) } ?? board?.channels.contains(.barometer) ?? false
+        // A version 1 motiond (an older release) has no altitude streams.
+        daemon.map { $0.welcome.sensors.contains(.barometer) && $0.welcome.version >= 2 } ?? board?.channels.contains(.barometer) ?? false
     }
 
     /// `isAvailable` of the board file at `board` (nil: the system's board, motiond's when it
@@ -188,6 +189,10 @@ package final class AltimeterCore: Sendable {
     // MARK: Helpers
 
     private func unavailable(_ kind: Kind) -> MotionManagerError {
+        if let daemon, daemon.welcome.version < 2 {
+            return MotionManagerError(.notAvailable, "motiond at \(daemon.path) is of an older release (protocol version \(daemon.welcome.version)) "
+                                      + "that serves no altitude. Update motiond to this OpenCoreMotion's release.")
+        }
         if let daemon {
             return MotionManagerError(.notAvailable, "motiond's board \"\(daemon.welcome.boardName)\" (at \(daemon.path)) has no barometer, which "
                                       + "\(kind.name) updates need. Check `CMAltimeter.isRelativeAltitudeAvailable()` before starting, "
