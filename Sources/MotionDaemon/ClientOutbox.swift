@@ -21,6 +21,7 @@ package final class ClientOutbox: Sendable {
         var pedometer: [PedometerSample] = []
         var events: [PedometerEventSample] = []
         var activity: [ActivitySample] = []
+        var altitude: [AltitudeSample] = []
         var count = 0
         var droppedSinceNotice: UInt64 = 0
         var droppedTotal: UInt64 = 0
@@ -47,6 +48,7 @@ package final class ClientOutbox: Sendable {
     package func offer(_ sample: PedometerSample) { offer(.pedometer) { $0.pedometer.append(sample) } }
     package func offer(_ sample: PedometerEventSample) { offer(.pedometerEvents) { $0.events.append(sample) } }
     package func offer(_ sample: ActivitySample) { offer(.activity) { $0.activity.append(sample) } }
+    package func offer(_ sample: AltitudeSample, stream: WireStream) { offer(stream) { $0.altitude.append(sample) } }
 
     private func offer(_ stream: WireStream, _ add: (inout Pending) -> Void) {
         let added = state.withLock { state -> Bool in
@@ -127,6 +129,7 @@ package final class ClientOutbox: Sendable {
             case .pedometer: .pedometer(pending.pedometer)
             case .pedometerEvents: .pedometerEvents(pending.events)
             case .activity: .activity(pending.activity)
+            case .relativeAltitude, .absoluteAltitude: .altitude(stream, pending.altitude)
             }
             bytes += DaemonMessage.samples(batch).frame.bytes
         }

@@ -11,6 +11,8 @@ final class ClientSession {
     let outbox: ClientOutbox
     /// The name from its hello (empty before).
     var name = ""
+    /// The protocol version of its hello: what it can decode.
+    var version = Framing.version
     var greeted = false
     /// Set after a connection-level error: the rest of the output is sent, then it is closed.
     var closing = false
@@ -70,6 +72,15 @@ final class ClientSession {
                      streams: subscriptions.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key, $0.value.intervalSeconds) },
                      dropped: outbox.droppedTotal)
     }
+
+    /// `status` as a reader of protocol `version` can decode it: a version 1 reader knows
+    /// streams 0…6 only (an unknown stream byte is an error to it), so the altitude streams are
+    /// left out of what it is told.
+    func status(forVersion version: UInt16) -> ClientStatus {
+        var status = status
+        if version < 2 { status.streams.removeAll { $0.stream.isAltitude } }
+        return status
+    }
 }
 
 /// One live stream of one client, as the board's engine, pedometer or activity classifier
@@ -78,6 +89,9 @@ enum StreamSubscription {
     case engine(EngineSubscription, intervalSeconds: Double)
     case pedometer(PedometerSubscription)
     case activity(ActivitySubscription)
+    /// An altitude stream: its own stage (`AltimeterSubscription`) fed by its own tap on the
+    /// board's barometer and thermometer, as an in-process altimeter's start has.
+    case altitude(AltimeterSubscription, ReadingTap)
 
     var intervalSeconds: Double {
         if case .engine(_, let interval) = self { return interval }

@@ -11,12 +11,13 @@ extension Daemon {
                 refuse(session, code: .badRequest, "The first message must be hello", advice: "Use an OpenCoreMotion client library.")
                 return
             }
-            guard version == Framing.version else {
-                refuse(session, code: .unsupportedVersion, "This motiond speaks protocol version \(Framing.version), the client \(version)",
+            guard version >= Framing.oldestVersion, version <= Framing.version else {
+                refuse(session, code: .unsupportedVersion, "This motiond speaks protocol versions \(Framing.oldestVersion)…\(Framing.version), the client \(version)",
                        advice: "Use a client library of the same OpenCoreMotion release as motiond (\(OpenCoreMotionVersion.string)).")
                 return
             }
             session.name = name
+            session.version = version
             session.greeted = true
             session.outbox.reply(.welcome(.init(daemonVersion: OpenCoreMotionVersion.string, boardName: board.description.name,
                                                 sensors: sensors, authorization: session.decision.status,
@@ -54,7 +55,18 @@ extension Daemon {
             // request only says until when the caller may count on it.
             session.outbox.reply(.recording(request: request, until: Double(clock.nowWallNanoseconds) / 1e9 + duration))
         case .status:
-            session.outbox.reply(.status(request: request, status()))
+            session.outbox.reply(.status(request: request, status(forVersion: session.version)))
+        case .subscribeAltitude(_, let stream, let seaLevelPressure, let uncertainty):
+            let problem: Problem? = if !stream.isAltitude {
+                Problem(code: .badRequest, message: "subscribeAltitude takes an altitude stream, not \(stream.name)", advice: "Use subscribe for it.")
+            } else {
+                subscribeAltitude(session, stream: stream, seaLevelPressure: seaLevelPressure, uncertainty: uncertainty)
+            }
+            if let problem {
+                session.outbox.reply(.error(request: request, code: problem.code, message: problem.message, advice: problem.advice))
+            } else {
+                session.outbox.reply(.ok(request: request))
+            }
         }
     }
 
@@ -82,10 +94,16 @@ extension Daemon {
         case .gyroscope: [.gyroscope]
         case .magnetometer: [.magnetometer]
         case .deviceMotion: [.accelerometer, .gyroscope]
+        case .relativeAltitude, .absoluteAltitude: [.barometer]
         }
         if let missing = needed.first(where: { !board.channels.contains($0) }) {
             return Problem(code: .notAvailable, message: "The board \"\(board.description.name)\" has no \(missing) for the \(stream.name) stream",
                            advice: "Run motiond with a board that has one (--board).")
+        }
+        if stream.isAltitude {  // a plain subscribe: against the standard atmosphere
+            let standard = AltitudeReference.standardAtmosphere
+            return subscribeAltitude(session, stream: stream, seaLevelPressure: standard.seaLevelKilopascals,
+                                     uncertainty: standard.uncertaintyKilopascals)
         }
         let nanoseconds = Int64(min(interval, 3600) * 1e9)
         if let existing = session.subscriptions[stream] {
@@ -148,6 +166,8 @@ extension Daemon {
             }
             BoardPedometer.of(board).subscribe(subscription)
             session.subscriptions[stream] = .pedometer(subscription)
+        case .relativeAltitude, .absoluteAltitude:
+            break  // subscribeAltitude
         case .activity:
             let subscription = ActivitySubscription { _, feed in
                 if case .update(let update) = feed { outbox.offer(clock.activity(update)) }
@@ -155,6 +175,36 @@ extension Daemon {
             BoardActivity.of(board).subscribe(subscription)
             session.subscriptions[stream] = .activity(subscription)
         }
+        return nil
+    }
+
+    /// Starts (or restarts: relative altitude from 0 again) an altitude stream for `session`:
+    /// its own `AltimeterSubscription` on the board's barometer, the in-process altimeter's
+    /// stage and pace (the first update a second after the start, then about every second);
+    /// what is wrong, or nil.
+    private func subscribeAltitude(_ session: ClientSession, stream: WireStream, seaLevelPressure: Double, uncertainty: Double) -> Problem? {
+        guard board.channels.contains(.barometer) else {
+            return Problem(code: .notAvailable, message: "The board \"\(board.description.name)\" has no barometer for the \(stream.name) stream",
+                           advice: "Run motiond with a board that has one (--board).")
+        }
+        let reference: AltitudeReference
+        do throws(MotionManagerError) {
+            reference = try AltitudeReference.checked(kilopascals: seaLevelPressure, uncertainty: uncertainty)
+        } catch {
+            return Problem(code: .badRequest, message: error.message, advice: "Give the sea-level pressure (QNH) and its uncertainty in kPa.")
+        }
+        if let old = session.subscriptions.removeValue(forKey: stream) { unsubscribe(old) }
+        let outbox = session.outbox, clock = clock
+        let altimeter = AltimeterSubscription(reference: reference) { _, feed in
+            if case .update(let values) = feed { outbox.offer(clock.altitude(values), stream: stream) }  // a board failure stops the daemon
+        }
+        let tap = altimeter.makeTap()
+        do throws(MotionManagerError) {
+            try board.add(tap)
+        } catch {
+            return Problem(code: .notAvailable, message: "The board could not deliver \(stream.name): \(error)", advice: "See motiond's log.")
+        }
+        session.subscriptions[stream] = .altitude(altimeter, tap)
         return nil
     }
 

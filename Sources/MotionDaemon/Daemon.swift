@@ -236,16 +236,19 @@ package final class Daemon {
         case .engine(let engine, _): board.remove(engine)
         case .pedometer(let pedometer): BoardPedometer.of(board).unsubscribe(pedometer)
         case .activity(let activity): BoardActivity.of(board).unsubscribe(activity)
+        case .altitude(let altimeter, let tap):
+            altimeter.cancel()
+            board.remove(tap)
         }
     }
 
-    /// The daemon's status now.
-    func status() -> DaemonStatus {
+    /// The daemon's status now, as a client of protocol `version` can decode it.
+    func status(forVersion version: UInt16 = Framing.version) -> DaemonStatus {
         let statistics = recorder.currentStatistics
         return DaemonStatus(daemonVersion: OpenCoreMotionVersion.string, boardName: board.description.name, boardPath: board.path,
                             boardRunning: historyEnded.withLock { $0 } == nil,
                             uptime: Double(WallClock.engineNanoseconds - started) / 1e9, historyPath: recorder.directory,
                             storage: HistoryDiskUsage.measure(recorder.directory), bytesWrittenSinceStart: UInt64(statistics.bytesWritten),
-                            clients: sessions.values.filter(\.greeted).sorted { $0.peer.pid < $1.peer.pid }.map(\.status))
+                            clients: sessions.values.filter(\.greeted).sorted { $0.peer.pid < $1.peer.pid }.map { $0.status(forVersion: version) })
     }
 }

@@ -47,6 +47,12 @@ extension DaemonClock {
                        flags: update.activity.flags.rawValue, confidence: update.activity.confidence.rawValue)
     }
 
+    package func altitude(_ values: AltitudeValues) -> AltitudeSample {
+        AltitudeSample(time: wireSeconds(values.timestampNanoseconds), relativeAltitude: values.relativeAltitude,
+                       pressure: values.pressureKilopascals, absoluteAltitude: values.absoluteAltitude,
+                       accuracy: values.accuracy, precision: values.precision)
+    }
+
     /// An activity update with its times moved to the wall clock (what the history stores).
     package func wall(_ update: MotionActivityUpdate) -> MotionActivityUpdate {
         var moved = update

@@ -109,7 +109,7 @@ extension DaemonClient {
         while Self.monotonicSeconds - brokeAt < reconnectLimitSeconds {
             if state.withLock({ $0.closed }) { return nil }
             do {
-                let socket = try DaemonSocket(path: path, name: name)
+                let socket = try DaemonSocket.open(path: path, name: name)
                 if resubscribe(on: socket, gap: Self.monotonicSeconds - brokeAt) { return socket }
                 return nil
             } catch {
@@ -139,8 +139,7 @@ extension DaemonClient {
             for (stream, subscription) in state.subscriptions {
                 let request = state.takeRequestNumber()
                 state.resubscriptions[request] = stream
-                try? socket.send(.subscribe(request: request, stream: stream, interval: subscription.interval, from: subscription.from,
-                                            frame: subscription.frame), path: path)  // a failed send shows as the next receive's error
+                try? socket.send(subscription.message(request: request, stream: stream), path: path)  // a failed send shows as the next receive's error
             }
             return state.subscriptions.values.map(\.handler)
         }

@@ -30,7 +30,18 @@ public final class DaemonClient: Sendable {
         var interval: Double
         var from: Double
         var frame: UInt8
+        /// An altitude stream's sea-level pressure and its uncertainty, kPa (nil for the others).
+        var altitudeReference: (seaLevelPressure: Double, uncertainty: Double)? = nil
         var handler: @Sendable (StreamDelivery) -> Void
+
+        /// The request that starts it (again, after a reconnect).
+        func message(request: UInt32, stream: WireStream) -> ClientMessage {
+            if let altitudeReference {
+                return .subscribeAltitude(request: request, stream: stream, seaLevelPressure: altitudeReference.seaLevelPressure,
+                                          uncertainty: altitudeReference.uncertainty)
+            }
+            return .subscribe(request: request, stream: stream, interval: interval, from: from, frame: frame)
+        }
     }
 
     struct State {
@@ -79,7 +90,7 @@ public final class DaemonClient: Sendable {
     /// daemon listens there (the caller then uses the in-process engine).
     public init(path: String = DaemonClient.socketPath, name: String, reconnectLimitSeconds: Double = 30,
                 answerTimeoutSeconds: Double = 30) throws(DaemonClientError) {
-        let socket = try DaemonSocket(path: path, name: name)
+        let socket = try DaemonSocket.open(path: path, name: name)
         (self.path, self.name) = (path, name)
         (self.reconnectLimitSeconds, self.answerTimeoutSeconds) = (reconnectLimitSeconds, answerTimeoutSeconds)
         state = Mutex(State(socket: socket, welcome: socket.welcome, readerRunning: true))
@@ -114,11 +125,24 @@ public final class DaemonClient: Sendable {
     /// while the daemon is away (reconnecting) it is kept and sent when the connection is back.
     public func subscribe(_ stream: WireStream, interval: Double = 0, from: Double = 0, frame: UInt8 = 0,
                           handler: @escaping @Sendable (StreamDelivery) -> Void) throws(DaemonClientError) {
-        let subscription = Subscription(interval: interval, from: from, frame: frame, handler: handler)
+        try start(stream, Subscription(interval: interval, from: from, frame: frame, handler: handler))
+    }
+
+    /// Starts (or restarts, relative altitude from 0 again) the altitude `stream`, absolute
+    /// altitude measured against `seaLevelPressure` kPa known to `uncertainty` kPa; as
+    /// `subscribe` otherwise. A reconnect restarts it the same way (a new first update).
+    public func subscribeAltitude(_ stream: WireStream, seaLevelPressure: Double, uncertainty: Double,
+                                  handler: @escaping @Sendable (StreamDelivery) -> Void) throws(DaemonClientError) {
+        guard welcome.version >= 2 else {  // a version 1 daemon would close the connection on stream 7
+            throw DaemonClientError(.rejected(.notAvailable), "motiond at \(path) speaks protocol version \(welcome.version), which has no altitude",
+                                    advice: "Update motiond to the release of this OpenCoreMotion")
+        }
+        try start(stream, Subscription(interval: 0, from: 0, frame: 0, altitudeReference: (seaLevelPressure, uncertainty), handler: handler))
+    }
+
+    private func start(_ stream: WireStream, _ subscription: Subscription) throws(DaemonClientError) {
         do {
-            let sent = try send(keeping: { $0.subscriptions[stream] = subscription }) {
-                .subscribe(request: $0, stream: stream, interval: interval, from: from, frame: frame)
-            }
+            let sent = try send(keeping: { $0.subscriptions[stream] = subscription }) { subscription.message(request: $0, stream: stream) }
             if let sent { _ = try answer(sent) }
         } catch {
             if case .disconnected = error.kind { return }  // kept: re-sent when reconnected
@@ -241,7 +265,7 @@ public final class DaemonClient: Sendable {
     private func connectIfIdle() throws(DaemonClientError) {
         let idle = state.withLock { !$0.closed && $0.socket == nil && !$0.readerRunning }
         guard idle else { return }
-        let socket = try DaemonSocket(path: path, name: name)
+        let socket = try DaemonSocket.open(path: path, name: name)
         let spawn = state.withLock { state -> Bool in
             guard !state.readerRunning, !state.closed else { return false }
             (state.socket, state.welcome, state.readerRunning) = (socket, socket.welcome, true)

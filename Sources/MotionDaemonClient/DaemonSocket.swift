@@ -13,9 +13,21 @@ final class DaemonSocket: @unchecked Sendable {
     let welcome: DaemonMessage.Welcome
     private var reader = FrameReader()
 
-    /// Connects to `path` and says hello as `name`; the welcome must come within
-    /// `handshakeSeconds`. Throws `notRunning` when nothing listens there.
-    init(path: String, name: String, handshakeSeconds: Double = 5) throws(DaemonClientError) {
+    /// Connects to `path` and says hello as `name` in this protocol's version, or, when the
+    /// daemon is of an older release that refuses it, in the oldest version (everything but
+    /// what later versions added works; `welcome.version` tells which). Throws `notRunning`
+    /// when nothing listens there.
+    static func open(path: String, name: String) throws(DaemonClientError) -> DaemonSocket {
+        do {
+            return try DaemonSocket(path: path, name: name, version: Framing.version)
+        } catch where error.kind == .rejected(.unsupportedVersion) {
+            return try DaemonSocket(path: path, name: name, version: Framing.oldestVersion)
+        }
+    }
+
+    /// Connects to `path` and says hello as `name` in protocol `version`; the welcome must come
+    /// within `handshakeSeconds`. Throws `notRunning` when nothing listens there.
+    private init(path: String, name: String, version: UInt16, handshakeSeconds: Double = 5) throws(DaemonClientError) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
@@ -45,14 +57,14 @@ final class DaemonSocket: @unchecked Sendable {
         descriptor = fd
         do throws(DaemonClientError) {
             Self.setReceiveTimeout(fd, handshakeSeconds)
-            try Self.send(ClientMessage.hello(version: Framing.version, name: name).frame, on: fd, path: path)
+            try Self.send(ClientMessage.hello(version: version, name: name).frame, on: fd, path: path)
             let answer = try Self.receive(&reader, on: fd, path: path)
             Self.setReceiveTimeout(fd, 0)
             switch answer {
             case .welcome(let welcome):
                 self.welcome = welcome
             case .error(_, let code, let message, let advice):
-                throw DaemonClientError(code == .unsupportedVersion ? .protocolViolation : .rejected(code), "motiond refused the connection: \(message)", advice: advice)
+                throw DaemonClientError(.rejected(code), "motiond refused the connection: \(message)", advice: advice)
             default:
                 throw DaemonClientError(.protocolViolation, "motiond at \(path) answered hello with a \(answer) message",
                                         advice: "Use OpenCoreMotion of the same release as motiond")

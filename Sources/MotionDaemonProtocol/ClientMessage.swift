@@ -22,9 +22,14 @@ public enum ClientMessage: Sendable, Equatable {
     case recordAccelerometer(request: UInt32, duration: Double)
     /// The daemon's status. Answered by `status`.
     case status(request: UInt32)
+    /// Starts an altitude stream (version 2): its own altitude stage, relative altitude 0 at its
+    /// first update, absolute altitude against `seaLevelPressure` (kPa) known to `uncertainty`
+    /// (kPa, one standard deviation). Subscribing again restarts it. Answered by `ok` or `error`.
+    case subscribeAltitude(request: UInt32, stream: WireStream, seaLevelPressure: Double, uncertainty: Double)
 
     public enum MessageType: UInt8 {
         case hello = 0x01, subscribe, unsubscribe, queryPedometer, queryActivity, queryAccelerometer, recordAccelerometer, status
+        case subscribeAltitude
     }
 
     public var request: UInt32 {
@@ -32,7 +37,7 @@ public enum ClientMessage: Sendable, Equatable {
         case .hello: 0
         case .subscribe(let request, _, _, _, _), .unsubscribe(let request, _), .queryPedometer(let request, _, _),
              .queryActivity(let request, _, _), .queryAccelerometer(let request, _, _), .recordAccelerometer(let request, _),
-             .status(let request):
+             .status(let request), .subscribeAltitude(let request, _, _, _):
             request
         }
     }
@@ -74,6 +79,12 @@ public enum ClientMessage: Sendable, Equatable {
         case .status(let request):
             type = .status
             writer.u32(request)
+        case .subscribeAltitude(let request, let stream, let seaLevelPressure, let uncertainty):
+            type = .subscribeAltitude
+            writer.u32(request)
+            writer.u8(stream.rawValue)
+            writer.f64(seaLevelPressure)
+            writer.f64(uncertainty)
         }
         return Frame(type: type.rawValue, body: writer.bytes)
     }
@@ -105,6 +116,11 @@ public enum ClientMessage: Sendable, Equatable {
             self = .recordAccelerometer(request: try reader.u32("request"), duration: try reader.f64("duration"))
         case .status:
             self = .status(request: try reader.u32("request"))
+        case .subscribeAltitude:
+            let request = try reader.u32("request")
+            let stream = try reader.enumeration("stream") { WireStream(rawValue: $0) }
+            self = .subscribeAltitude(request: request, stream: stream, seaLevelPressure: try reader.f64("seaLevelPressure"),
+                                      uncertainty: try reader.f64("uncertainty"))
         }
         try reader.finish()
     }

@@ -72,6 +72,7 @@ public enum DaemonMessage: Sendable, Equatable {
             case .pedometer(let samples): for sample in samples { writer.pedometerSample(sample) }
             case .pedometerEvents(let samples): for sample in samples { writer.pedometerEventSample(sample) }
             case .activity(let samples): for sample in samples { writer.activitySample(sample) }
+            case .altitude(_, let samples): for sample in samples { writer.altitudeSample(sample) }
             }
         case .dropped(let stream, let count, let total):
             type = .dropped
@@ -173,6 +174,8 @@ public enum DaemonMessage: Sendable, Equatable {
             return .pedometerEvents(try reader.list("samples", minimumElementSize: WireReader.pedometerEventSampleSize) { reader throws(ProtocolError) in try reader.pedometerEventSample() })
         case .activity:
             return .activity(try reader.list("samples", minimumElementSize: WireReader.activitySampleSize) { reader throws(ProtocolError) in try reader.activitySample() })
+        case .relativeAltitude, .absoluteAltitude:
+            return .altitude(stream, try reader.list("samples", minimumElementSize: WireReader.altitudeSampleSize) { reader throws(ProtocolError) in try reader.altitudeSample() })
         }
     }
 }

@@ -40,6 +40,12 @@ extension WireWriter {
         u8(sample.confidence)
     }
 
+    mutating func altitudeSample(_ sample: AltitudeSample) {
+        for value in [sample.time, sample.relativeAltitude, sample.pressure, sample.absoluteAltitude, sample.accuracy, sample.precision] {
+            f64(value)
+        }
+    }
+
     mutating func recordedSample(_ sample: RecordedSample) {
         for value in [sample.time, sample.x, sample.y, sample.z] { f64(value) }
         i64(sample.run)
@@ -78,7 +84,7 @@ extension WireWriter {
 extension WireReader {
     /// Bytes per element, for `count`'s plausibility check.
     static let vectorSampleSize = 32, deviceMotionSampleSize = 146, pedometerSampleSize = 60
-    static let pedometerEventSampleSize = 17, activitySampleSize = 18, recordedSampleSize = 40
+    static let pedometerEventSampleSize = 17, activitySampleSize = 18, recordedSampleSize = 40, altitudeSampleSize = 48
 
     mutating func vectorSample() throws(ProtocolError) -> VectorSample {
         VectorSample(time: try f64("time"), x: try f64("x"), y: try f64("y"), z: try f64("z"))
@@ -113,6 +119,11 @@ extension WireReader {
 
     mutating func activitySample() throws(ProtocolError) -> ActivitySample {
         ActivitySample(start: try f64("start"), time: try f64("time"), flags: try u8("flags"), confidence: try u8("confidence"))
+    }
+
+    mutating func altitudeSample() throws(ProtocolError) -> AltitudeSample {
+        AltitudeSample(time: try f64("time"), relativeAltitude: try f64("relativeAltitude"), pressure: try f64("pressure"),
+                       absoluteAltitude: try f64("absoluteAltitude"), accuracy: try f64("accuracy"), precision: try f64("precision"))
     }
 
     mutating func recordedSample() throws(ProtocolError) -> RecordedSample {

@@ -23,8 +23,13 @@ public struct Frame: Sendable, Equatable {
 public enum Framing {
     /// "OCMD": the first four bytes of a hello's and a welcome's body.
     public static let magic: [UInt8] = [0x4F, 0x43, 0x4D, 0x44]
-    /// This protocol's version: a peer with another major version is refused with an error.
-    public static let version: UInt16 = 1
+    /// This protocol's version. Version 2 adds the altitude streams and `subscribeAltitude`
+    /// to version 1 and changes nothing of it, so a daemon takes clients of any version from
+    /// `oldestVersion` on (a version 1 client simply never asks for altitude); a daemon refuses
+    /// a client newer than itself.
+    public static let version: UInt16 = 2
+    /// The oldest client version a daemon of this version serves.
+    public static let oldestVersion: UInt16 = 1
     /// The largest frame length accepted (type byte + body): 1 MiB. Anything longer is not
     /// this protocol (an HTTP request's first bytes read as a length are ~0.5 GB) and closes
     /// the connection before a byte of it is buffered.

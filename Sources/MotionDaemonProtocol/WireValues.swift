@@ -7,6 +7,10 @@ public enum WireStream: UInt8, Sendable, CaseIterable, Hashable {
     case pedometerEvents = 5
     /// `CMMotionActivity` transitions (the current one first).
     case activity = 6
+    /// `CMAltitudeData`: relative altitude from the subscription's first update (version 2).
+    case relativeAltitude = 7
+    /// `CMAbsoluteAltitudeData`: altitude above the subscription's sea level (version 2).
+    case absoluteAltitude = 8
 
     public var name: String {
         switch self {
@@ -17,8 +21,13 @@ public enum WireStream: UInt8, Sendable, CaseIterable, Hashable {
         case .pedometer: "pedometer"
         case .pedometerEvents: "pedometerEvents"
         case .activity: "activity"
+        case .relativeAltitude: "relativeAltitude"
+        case .absoluteAltitude: "absoluteAltitude"
         }
     }
+
+    /// The altimeter's streams, which `ClientMessage.subscribeAltitude` starts.
+    public var isAltitude: Bool { self == .relativeAltitude || self == .absoluteAltitude }
 }
 
 /// Core Motion's `CMAuthorizationStatus`, same raw values.
@@ -161,6 +170,28 @@ public struct RecordedSample: Sendable, Equatable {
     }
 }
 
+/// An altimeter update (`CMAltitudeData` and `CMAbsoluteAltitudeData` in one): every field of
+/// the daemon's `AltitudeStage` output, whichever altitude stream it is for.
+public struct AltitudeSample: Sendable, Equatable {
+    /// CLOCK_REALTIME, s: the pressure reading's time.
+    public var time: Double
+    /// m since the subscription's first update, up positive.
+    public var relativeAltitude: Double
+    /// kPa, low-passed.
+    public var pressure: Double
+    /// m above the subscription's sea-level pressure.
+    public var absoluteAltitude: Double
+    /// m, one standard deviation of the absolute altitude's error (the reference's uncertainty).
+    public var accuracy: Double
+    /// m, one standard deviation of the altitude's noise.
+    public var precision: Double
+
+    public init(time: Double, relativeAltitude: Double, pressure: Double, absoluteAltitude: Double, accuracy: Double, precision: Double) {
+        (self.time, self.relativeAltitude, self.pressure) = (time, relativeAltitude, pressure)
+        (self.absoluteAltitude, self.accuracy, self.precision) = (absoluteAltitude, accuracy, precision)
+    }
+}
+
 /// A batch of one stream's samples.
 public enum SampleBatch: Sendable, Equatable {
     /// accelerometer, gyroscope or magnetometer.
@@ -169,6 +200,8 @@ public enum SampleBatch: Sendable, Equatable {
     case pedometer([PedometerSample])
     case pedometerEvents([PedometerEventSample])
     case activity([ActivitySample])
+    /// relativeAltitude or absoluteAltitude.
+    case altitude(WireStream, [AltitudeSample])
 
     public var stream: WireStream {
         switch self {
@@ -177,6 +210,7 @@ public enum SampleBatch: Sendable, Equatable {
         case .pedometer: .pedometer
         case .pedometerEvents: .pedometerEvents
         case .activity: .activity
+        case .altitude(let stream, _): stream
         }
     }
 
@@ -187,6 +221,7 @@ public enum SampleBatch: Sendable, Equatable {
         case .pedometer(let samples): samples.count
         case .pedometerEvents(let samples): samples.count
         case .activity(let samples): samples.count
+        case .altitude(_, let samples): samples.count
         }
     }
 }

@@ -1,6 +1,6 @@
 package import MotionAlgorithms
+package import MotionDaemonClient
 package import MotionEngine
-import FixedPoint
 import Synchronization
 
 /// What an altimeter is, without Core Motion's classes: a board, at most one running relative
@@ -11,22 +11,34 @@ import Synchronization
 /// both wrap one; neither needs Foundation here.
 ///
 /// Unlike the pedometer, nothing runs while no updates are on: the board's engine starts with
-/// the first start and ends with the last stop. Thread-safe: every member may be used from any
+/// the first start and ends with the last stop. When motiond serves the board
+/// (`DaemonBackend`'s rule, the motion manager's and the pedometer's), the daemon runs the same
+/// stage for each start instead (`DaemonAltimeter`), so the two never fight over the
+/// barometer. Thread-safe: every member may be used from any
 /// thread. Its deinit stops its subscriptions.
 package final class AltimeterCore: Sendable {
-    /// The board file, resolved (absolute).
+    /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
+    /// Nil when motiond serves the board (`daemon`) or the board file could not be loaded.
     package let board: LiveBoard?
+    /// The connection to motiond when it serves this altimeter (`DaemonBackend`'s rule).
+    package let daemon: DaemonClient?
+    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (nothing is then available).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
     package let boardFailure: EngineError?
 
-    package enum Kind: Sendable { case relative, absolute }
+    package enum Kind: Sendable {
+        case relative, absolute
+
+        var name: String { self == .relative ? "relative altitude" : "absolute altitude" }
+    }
 
     private struct Running {
         let subscription: AltimeterSubscription
-        let tap: ReadingTap
+        /// Its tap on the in-process board (nil on motiond).
+        let tap: ReadingTap?
     }
 
     /// One kind's running subscription and latest update.
@@ -50,31 +62,43 @@ package final class AltimeterCore: Sendable {
 
     private let state = Mutex(State())
 
-    /// An altimeter of the board file at `board` (resolved as `LiveBoard.resolve` does): reads
-    /// the board file only; the board comes up at the first start.
-    package init(board: String) {
-        let load = BoardFileLoad(board)
+    /// An altimeter of the board file at `board` (resolved as `LiveBoard.resolve` does), or of
+    /// the system's board when nil (motiond's when it runs: `DaemonBackend`; else the default
+    /// board). In-process, reads the board file only; the board comes up at the first start.
+    package init(board: String?, daemonSocket: String? = nil) {
+        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "altimeter") {
+            (daemon, self.board, boardPath, boardError, boardFailure) = (client, nil, path, nil, nil)
+            return
+        }
+        daemon = nil
+        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
         (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
     }
 
     deinit {
         stopUpdates(.relative)
         stopUpdates(.absolute)
+        daemon?.close()
     }
 
-    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded".
+    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded", and the backend.
     package var summary: String {
-        boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
+        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
+        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability
 
     /// Relative and absolute altitude: the board has a barometer.
-    package var isAvailable: Bool { board?.channels.contains(.barometer) ?? false }
+    package var isAvailable: Bool {
+        // A version 1 motiond (an older release) has no altitude streams.
+        daemon.map { $0.welcome.sensors.contains(.barometer) && $0.welcome.version >= 2 } ?? board?.channels.contains(.barometer) ?? false
+    }
 
-    /// `isAvailable` of the board file at `board`: for Core Motion's class methods.
-    package static func isAvailable(board: String) -> Bool {
-        (try? LiveBoard.open(path: board))?.channels.contains(.barometer) ?? false
+    /// `isAvailable` of the board file at `board` (nil: the system's board, motiond's when it
+    /// runs): for Core Motion's class methods.
+    package static func isAvailable(board: String?) -> Bool {
+        DaemonBackend.boardHas(.barometer, board: board)
     }
 
     // MARK: Reference
@@ -88,15 +112,7 @@ package final class AltimeterCore: Sendable {
     /// next start. Throws for a pressure no sea level has (outside 80…110 kPa; the records are
     /// 87.0 and 108.4) or an uncertainty outside 0…10 kPa.
     package func setSeaLevelPressure(kilopascals: Double, uncertainty: Double) throws(MotionManagerError) {
-        guard kilopascals >= 80, kilopascals <= 110 else {
-            throw MotionManagerError(.invalidParameter, "A sea-level pressure of \(kilopascals) kPa is outside 80…110 kPa: give it in kPa "
-                                     + "(1013.2 hPa is 101.32 kPa), reduced to sea level (a QNH, not the station's own pressure).")
-        }
-        guard uncertainty >= 0, uncertainty <= 10 else {
-            throw MotionManagerError(.invalidParameter, "An uncertainty of \(uncertainty) kPa is outside 0…10 kPa: give one standard deviation in kPa "
-                                     + "(0.1 for a recent QNH from a nearby airfield).")
-        }
-        let reference = AltitudeReference(seaLevelPressure: Q32_32(kilopascals * 1000), uncertainty: Q32_32(uncertainty * 1000))
+        let reference = try AltitudeReference.checked(kilopascals: kilopascals, uncertainty: uncertainty)
         state.withLock { $0.reference = reference }
     }
 
@@ -106,7 +122,8 @@ package final class AltimeterCore: Sendable {
     /// (relative altitude 0), then about every second. `deliver` runs on the engine thread;
     /// updates also go to `latest(kind)`. Throws when the board has no barometer or could not be brought up.
     package func startUpdates(_ kind: Kind, deliver: (@Sendable (AltimeterSubscription, AltimeterFeed) -> Void)?) throws(MotionManagerError) {
-        guard let board, isAvailable else { throw unavailable(kind) }
+        if let daemon, let error = DaemonBackend.authorizationError(daemon, doing: "Starting \(kind.name) updates") { throw error }
+        guard daemon != nil || board != nil, isAvailable else { throw unavailable(kind) }
         let subscription = AltimeterSubscription(reference: reference) { [weak self] subscription, feed in
             self?.state.withLock { state in
                 guard state[kind].running?.subscription === subscription else { return }  // replaced or stopped
@@ -117,16 +134,20 @@ package final class AltimeterCore: Sendable {
             }
             deliver?(subscription, feed)
         }
-        let running = Running(subscription: subscription, tap: subscription.makeTap())
+        let running = Running(subscription: subscription, tap: daemon == nil ? subscription.makeTap() : nil)
         // Installed before its tap is added (its first update comes a second later and finds
         // it); what it replaces stops now. A new start: the old failure is past.
         let old = state.withLock { state -> Running? in
             defer { (state[kind], state.failure) = (Slot(running: running), nil) }
             return state[kind].running
         }
-        if let old { remove(old) }
-        do {
-            try board.add(running.tap)
+        if let old { remove(old, kind, unsubscribing: false) }  // a new start replaces it on motiond too
+        do throws(MotionManagerError) {
+            if let daemon {
+                try DaemonAltimeter.subscribe(subscription, kind: kind, reference: reference, on: daemon)
+            } else if let board, let tap = running.tap {
+                try board.add(tap)
+            }
         } catch {
             state.withLock { state in
                 state.failure = error
@@ -136,7 +157,9 @@ package final class AltimeterCore: Sendable {
         }
         // A stop or another start on another thread while the tap was being added did not see
         // it on the board: take it off now.
-        if state.withLock({ $0[kind].running?.subscription !== subscription }) { remove(running) }
+        // On motiond only a stop (nothing running now) takes it off: another start replaced it there.
+        let current = state.withLock { $0[kind].running?.subscription }
+        if current !== subscription { remove(running, kind, unsubscribing: current == nil) }
     }
 
     /// Stops `kind` updates: once this returns (outside a callback), none is delivered.
@@ -145,7 +168,7 @@ package final class AltimeterCore: Sendable {
             defer { state[kind].running = nil }
             return state[kind].running
         }
-        if let old { remove(old) }
+        if let old { remove(old, kind) }
     }
 
     /// The latest `kind` update since those updates last started (nil before the first).
@@ -153,9 +176,11 @@ package final class AltimeterCore: Sendable {
         state.withLock { $0[kind].latest }
     }
 
-    private func remove(_ running: Running) {
+    /// Stops `running`: off the board's engine, or (`unsubscribing`) off motiond.
+    private func remove(_ running: Running, _ kind: Kind, unsubscribing: Bool = true) {
         running.subscription.cancel()
-        board?.remove(running.tap)
+        if let tap = running.tap { board?.remove(tap) }
+        if unsubscribing, let daemon { daemon.unsubscribe(kind == .relative ? .relativeAltitude : .absoluteAltitude) }
     }
 
     /// The failure that stopped the board, or why it could not be brought up.
@@ -164,6 +189,15 @@ package final class AltimeterCore: Sendable {
     // MARK: Helpers
 
     private func unavailable(_ kind: Kind) -> MotionManagerError {
+        if let daemon, daemon.welcome.version < 2 {
+            return MotionManagerError(.notAvailable, "motiond at \(daemon.path) is of an older release (protocol version \(daemon.welcome.version)) "
+                                      + "that serves no altitude. Update motiond to this OpenCoreMotion's release.")
+        }
+        if let daemon {
+            return MotionManagerError(.notAvailable, "motiond's board \"\(daemon.welcome.boardName)\" (at \(daemon.path)) has no barometer, which "
+                                      + "\(kind.name) updates need. Check `CMAltimeter.isRelativeAltitudeAvailable()` before starting, "
+                                      + "or run motiond with a board that has one.")
+        }
         guard let board else { return boardError ?? MotionManagerError(.notAvailable, "The board file \(boardPath) could not be loaded.") }
         let what = kind == .relative ? "relative altitude updates" : "absolute altitude updates"
         let check = kind == .relative ? "isRelativeAltitudeAvailable()" : "isAbsoluteAltitudeAvailable()"

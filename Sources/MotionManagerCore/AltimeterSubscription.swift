@@ -34,10 +34,15 @@ package final class AltimeterSubscription: Sendable {
 
     package var isLive: Bool { live.load(ordering: .acquiring) }
 
-    func cancel() { live.store(false, ordering: .releasing) }
+    package func cancel() { live.store(false, ordering: .releasing) }
+
+    /// Hands `feed` to the sink unless cancelled: for updates computed elsewhere (motiond's).
+    func deliver(_ feed: AltimeterFeed) {
+        if isLive { sink(self, feed) }
+    }
 
     /// A tap feeding this subscription every barometer and thermometer reading.
-    func makeTap() -> ReadingTap {
+    package func makeTap() -> ReadingTap {
         ReadingTap(channels: [.barometer, .thermometer]) { [self] event in handle(event) }
     }
 

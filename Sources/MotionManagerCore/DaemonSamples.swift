@@ -52,8 +52,14 @@ enum DaemonSamples {
             guard let motionStream = MotionStream(rawValue: Int(stream.rawValue)) else { return [] }
             return samples.map { motionSample($0, stream: motionStream) }
         case .deviceMotion(let samples): return samples.map(motionSample)
-        case .pedometer, .pedometerEvents, .activity: return []
+        case .pedometer, .pedometerEvents, .activity, .altitude: return []
         }
+    }
+
+    static func altitudeValues(_ sample: AltitudeSample) -> AltitudeValues {
+        AltitudeValues(timestampNanoseconds: engineNanoseconds(sample.time), relativeAltitude: sample.relativeAltitude,
+                       pressureKilopascals: sample.pressure, absoluteAltitude: sample.absoluteAltitude, accuracy: sample.accuracy,
+                       precision: sample.precision)
     }
 
     static func pedometerValues(_ sample: PedometerSample) -> PedometerValues {

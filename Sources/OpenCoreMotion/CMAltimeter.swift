@@ -11,8 +11,8 @@ public typealias CMAbsoluteAltitudeHandler = @Sendable (CMAbsoluteAltitudeData?,
 /// relative altitude since updates started, and absolute altitude with its accuracy and
 /// precision.
 ///
-/// The board is a board file, chosen as `CMMotionManager` chooses its own (default
-/// `boards/sim-mpu-9250.board`, which has no barometer; `boards/sim-gy-521-bmp280.board`,
+/// The board is motiond's when it runs (see `init(board:daemonSocket:)`) or a board file,
+/// chosen as `CMMotionManager` chooses its own (default `boards/sim-mpu-9250.board`, which has no barometer; `boards/sim-gy-521-bmp280.board`,
 /// `boards/sim-bmi160-bmp280.board` and `boards/sim-sense-hat.board` have one). Updates come at
 /// Core Motion's pace: the first a second after the start (relative altitude 0), then about
 /// every second. Pressure is low-passed with a 1 s time constant (a floor climb
@@ -29,23 +29,37 @@ public final class CMAltimeter: Sendable, CustomStringConvertible {
     /// The board, subscriptions and latest updates, shared with the C API.
     package let core: AltimeterCore
 
-    /// An altimeter of the board file at `board` (resolved as `CMMotionManager(board:)` does).
-    /// Reads the board file only: the board comes up at the first start.
-    public init(board: String = CMMotionManager.defaultBoardPath) {
-        core = AltimeterCore(board: board)
+    /// An altimeter of the board file at `board` (resolved as `CMMotionManager(board:)` does), or
+    /// of the system's board when nil: motiond's when it answers (the daemon owns the barometer
+    /// then, and runs the same altitude stage for each start), else the default board
+    /// in-process. The rule is `CMMotionManager.init(board:daemonSocket:)`'s. In-process, reads
+    /// the board file only: the board comes up at the first start.
+    public init(board: String? = nil, daemonSocket: String? = nil) {
+        core = AltimeterCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
         boardError = core.boardError.map(CMError.init)
     }
 
     public var description: String { "CMAltimeter(\(core.summary))" }
 
-    // MARK: Availability (Core Motion's class methods: the default board)
+    /// Whether motiond serves this object (`DaemonBackend`'s rule: no board file given, or the
+    /// daemon's own; `OPENCOREMOTION_NO_DAEMON=1` never) rather than the in-process engine.
+    public var isUsingDaemon: Bool { core.daemon != nil }
+    /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
+    public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far, in seconds from the break to the
+    /// re-subscription: the client reconnects by itself, and relative altitude carries on
+    /// across it (the change of absolute altitude over the break is added).
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
 
-    public class func isRelativeAltitudeAvailable() -> Bool { AltimeterCore.isAvailable(board: CMMotionManager.defaultBoardPath) }
-    public class func isAbsoluteAltitudeAvailable() -> Bool { AltimeterCore.isAvailable(board: CMMotionManager.defaultBoardPath) }
+    // MARK: Availability (Core Motion's class methods: the system's board, motiond's when it runs)
 
-    /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).
-    public class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
+    public class func isRelativeAltitudeAvailable() -> Bool { AltimeterCore.isAvailable(board: nil) }
+    public class func isAbsoluteAltitudeAvailable() -> Bool { AltimeterCore.isAvailable(board: nil) }
+
+    /// What motiond grants this user when it runs (`.denied` outside group motion, `.restricted` by
+    /// its policy file); `.authorized` in-process (Linux has no per-app consent: `CMAuthorizationStatus`).
+    public class func authorizationStatus() -> CMAuthorizationStatus { CMAuthorizationStatus.ofSystemBoard }
 
     // MARK: Availability on this altimeter's board
 

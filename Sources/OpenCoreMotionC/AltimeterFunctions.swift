@@ -49,7 +49,7 @@ private func unknownKind(_ function: String, _ value: ocm_altitude_kind) -> ocm_
 public func ocm_altimeter_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_altimeter_open: out is NULL") }
     out.pointee = nil
-    let altimeter = AltimeterCore(board: boardPath.map { String(cString: $0) } ?? ManagerCore.defaultBoardPath)
+    let altimeter = AltimeterCore(board: boardPath.map { String(cString: $0) })
     if let failure = altimeter.boardFailure { return fail(status(forLoading: failure), failure.description) }
     out.pointee = OpaquePointer(AltimeterHandle.registry.register(AltimeterHandle(altimeter: altimeter)))
     return OCM_STATUS_OK
@@ -66,6 +66,11 @@ public func ocm_altimeter_close(_ altimeter: OpaquePointer?) {
 @c @implementation
 public func ocm_altimeter_is_available(_ altimeter: OpaquePointer?) -> Int32 {
     handle(altimeter)?.altimeter.isAvailable == true ? 1 : 0
+}
+
+@c @implementation
+public func ocm_altimeter_uses_daemon(_ altimeter: OpaquePointer?) -> Int32 {
+    handle(altimeter)?.altimeter.daemon != nil ? 1 : 0
 }
 
 @c @implementation

@@ -2,8 +2,8 @@
  * motiond the recorder is not available, and says so; with the real motiond (started here on a
  * temporary socket with the simulated walker): recording, samples at 50 Hz in g with one
  * continuity identifier, argument and handle errors; a pedometer opened with NULL uses the
- * daemon (and its history), another board file or OPENCOREMOTION_NO_DAEMON=1 the in-process
- * engine. Built and run by tools/test-c-library.sh with motiond's path and a scratch folder. */
+ * daemon (and its history), so does an altimeter (its relative altitude from the daemon's
+ * stage); another board file or OPENCOREMOTION_NO_DAEMON=1 the in-process engine. Built and run by tools/test-c-library.sh with motiond's path and a scratch folder. */
 #define _POSIX_C_SOURCE 200809L
 #include <opencoremotion.h>
 #include <signal.h>
@@ -106,10 +106,28 @@ int main(int argc, char **argv) {
     ocm_pedometer_close(pedometer);
     CHECK(ocm_motion_manager_open("boards/sim-gy-521.board", &other) == OCM_STATUS_OK && ocm_motion_manager_uses_daemon(other) == 0, "another board in-process");
     ocm_motion_manager_close(other);
+    /* The altimeter too: the daemon owns the walker's BMP280 and runs the altitude stage; the
+     * first relative update comes a second after the start, at 0 m. */
+    ocm_altimeter *altimeter = NULL;
+    CHECK(ocm_altimeter_open(NULL, &altimeter) == OCM_STATUS_OK && ocm_altimeter_uses_daemon(altimeter) == 1, "altimeter on motiond");
+    CHECK(ocm_altimeter_is_available(altimeter) == 1, "motiond's board has a barometer");
+    CHECK(ocm_altimeter_start_updates(altimeter, OCM_ALTITUDE_RELATIVE, NULL, NULL) == OCM_STATUS_OK, "start: %s", ocm_last_error_message());
+    ocm_altitude_data altitude;
+    ocm_status latest = OCM_STATUS_NOT_AVAILABLE;
+    for (int tries = 0; tries < 60 && latest != OCM_STATUS_OK; tries++) {  /* up to 3 s */
+        sleep_ms(50);
+        latest = ocm_altimeter_copy_latest(altimeter, OCM_ALTITUDE_RELATIVE, &altitude);
+    }
+    CHECK(latest == OCM_STATUS_OK && altitude.relative_altitude_m == 0 && altitude.pressure_kpa > 80 && altitude.pressure_kpa < 110,
+          "first relative update through motiond: %d, %.3f m, %.3f kPa", latest, altitude.relative_altitude_m, altitude.pressure_kpa);
+    ocm_altimeter_close(altimeter);
+    CHECK(ocm_altimeter_uses_daemon(NULL) == 0, "NULL altimeter");
     setenv("OPENCOREMOTION_NO_DAEMON", "1", 1);
     ocm_activity_manager *activity = NULL;
     CHECK(ocm_activity_manager_open(NULL, &activity) == OCM_STATUS_OK && ocm_activity_manager_uses_daemon(activity) == 0, "forced in-process");
     ocm_activity_manager_close(activity);
+    CHECK(ocm_altimeter_open(NULL, &altimeter) == OCM_STATUS_OK && ocm_altimeter_uses_daemon(altimeter) == 0, "altimeter forced in-process");
+    ocm_altimeter_close(altimeter);
     CHECK(ocm_pedometer_uses_daemon(NULL) == 0, "NULL handle");
 
     kill(daemon, SIGTERM);

@@ -28,6 +28,7 @@ import Testing
             .queryAccelerometer(request: 5, from: 1, to: 2),
             .recordAccelerometer(request: 6, duration: 43_200),
             .status(request: 0xFFFF_FFFF),
+            .subscribeAltitude(request: 7, stream: .absoluteAltitude, seaLevelPressure: 101.32, uncertainty: 0.1),
         ]
         for message in messages {
             #expect(try ClientMessage(Self.roundTrip(message.frame)) == message)
@@ -49,6 +50,9 @@ import Testing
             .samples(.pedometerEvents([PedometerEventSample(time: 3, delivered: 4, isResume: true)])),
             .samples(.activity([ActivitySample(start: 5, time: 6, flags: 2, confidence: 1)])),
             .samples(.vectors(.accelerometer, [])),
+            .samples(.altitude(.relativeAltitude, [AltitudeSample(time: 1.7e9, relativeAltitude: -0.5, pressure: 100.1, absoluteAltitude: 102.3,
+                                                                  accuracy: 83.4, precision: 0.2)])),
+            .samples(.altitude(.absoluteAltitude, [])),
             .dropped(stream: .accelerometer, count: 10, total: 1000),
             .pedometerData(request: 9, PedometerSample(start: 1, end: 2, steps: 0, distance: 0)),
             .activityRecords(request: 10, [ActivitySample(start: 1, time: 2, flags: 1, confidence: 2)]),
@@ -69,6 +73,20 @@ import Testing
         let subscribe = ClientMessage.subscribe(request: 2, stream: .accelerometer, interval: 0.5, from: 0, frame: 0).frame.bytes
         #expect(subscribe == [0x17, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0x00,
                               0, 0, 0, 0, 0, 0, 0xE0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0, 0x00])
+    }
+
+    /// PROTOCOL.md's version 2 examples, byte for byte: subscribeAltitude and one altitude record.
+    @Test func altitudeMessagesAreTheDocumentedBytes() {
+        let subscribe = ClientMessage.subscribeAltitude(request: 3, stream: .relativeAltitude, seaLevelPressure: 101.325, uncertainty: 1).frame.bytes
+        #expect(subscribe == [0x16, 0, 0, 0, 0x09, 0x03, 0, 0, 0, 0x07,
+                              0xCD, 0xCC, 0xCC, 0xCC, 0xCC, 0x54, 0x59, 0x40, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F])
+        let samples = DaemonMessage.samples(.altitude(.absoluteAltitude, [AltitudeSample(time: 2, relativeAltitude: 0, pressure: 100,
+                                                                                      absoluteAltitude: -1, accuracy: 0.5, precision: 0.25)])).frame.bytes
+        #expect(samples == [0x36, 0, 0, 0, 0x83, 0x08, 0x01, 0, 0, 0]
+                + [0, 0, 0, 0, 0, 0, 0x00, 0x40] + [0, 0, 0, 0, 0, 0, 0x00, 0x00] + [0, 0, 0, 0, 0, 0, 0x59, 0x40]
+                + [0, 0, 0, 0, 0, 0, 0xF0, 0xBF] + [0, 0, 0, 0, 0, 0, 0xE0, 0x3F] + [0, 0, 0, 0, 0, 0, 0xD0, 0x3F])
+        // A version 1 stream byte list ends at 6: a batch of stream 9 is an error, not a guess.
+        #expect(throws: ProtocolError.self) { try DaemonMessage(Frame(type: 0x83, body: [0x09, 0, 0, 0, 0])) }
     }
 
     @Test func malformedBodiesAreErrorsThatSayWhat() {

@@ -63,10 +63,37 @@ import Testing
             #expect(request == 0 && !advice.isEmpty, "\(name)")
             #expect(code == (name == "other version" ? .unsupportedVersion : .badRequest), "\(name): \(code) \(message)")
         }
+        // Version 2 only adds (the altitude streams): a version 1 client is still welcome.
+        let old = try Self.onlyMessage(Self.exchange(ClientMessage.hello(version: 1, name: "version 1").frame.bytes, socket: daemon.socket, hangUp: true))
+        guard case .welcome(let welcome) = old else { throw DaemonTestError("a version 1 hello was answered \(String(describing: old))") }
+        #expect(welcome.version == Framing.version && Framing.version == 2)
         // A client that hangs up mid-frame costs nothing either.
         _ = try? Self.exchange(Array(ClientMessage.hello(version: 1, name: "half").frame.bytes.prefix(7)), socket: daemon.socket, hangUp: true)
         #expect(daemon.isRunning)
         guard case .status(_, let status) = try steady.ask({ .status(request: $0) }) else { throw DaemonTestError("no status") }
         #expect(status.clients.map(\.name) == ["steady"])
+    }
+
+    /// Version 2's additions never reach a version 1 client: while another client has an
+    /// altitude stream, a version 1 client's status lists that client without it (a stream byte
+    /// above 6 would be an error to it); a version 2 client sees it.
+    @Test func aVersion1ClientIsNeverSentAnAltitudeStream() throws {
+        let daemon = try DaemonProcess("version1-status")
+        defer { daemon.remove() }
+        try daemon.start()
+        let altitude = try daemon.connect("altitude")
+        guard case .ok = try altitude.ask({ .subscribeAltitude(request: $0, stream: .relativeAltitude, seaLevelPressure: 101.325, uncertainty: 1) }) else {
+            throw DaemonTestError("subscribeAltitude was refused")
+        }
+        guard case .status(_, let current) = try altitude.ask({ .status(request: $0) }) else { throw DaemonTestError("no status") }
+        #expect(current.clients.first { $0.name == "altitude" }?.streams.map(\.stream) == [.relativeAltitude])
+        let old = ClientMessage.hello(version: 1, name: "version 1").frame.bytes + ClientMessage.status(request: 1).frame.bytes
+        var reader = FrameReader()
+        reader.append(try Self.exchange(old, socket: daemon.socket, hangUp: true))
+        var answers: [DaemonMessage] = []
+        while let frame = try reader.nextFrame() { answers.append(try DaemonMessage(frame)) }
+        guard answers.count == 2, case .status(_, let status) = answers[1] else { throw DaemonTestError("answered \(answers)") }
+        let listed = try #require(status.clients.first { $0.name == "altitude" })
+        #expect(listed.streams.isEmpty, "\(listed.streams)")
     }
 }

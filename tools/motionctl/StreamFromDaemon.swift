@@ -77,6 +77,11 @@ struct StreamFromDaemon {
                     .filter { a.flags & (1 << $0.offset) != 0 }.map(\.element)
                 print("\(seconds(a.start))  \(names.isEmpty ? "none" : names.joined(separator: "+")) (confidence \(["low", "medium", "high"][min(Int(a.confidence), 2)]))")
             }
+        case .samples(.altitude(_, let updates)):
+            for u in updates {
+                print(seconds(u.time) + String(format: "  relative %8.2f m  %8.3f kPa  absolute %8.1f m ± %.1f", u.relativeAltitude, u.pressure,
+                                               u.absoluteAltitude, u.accuracy))
+            }
         case .dropped(let count, let total):
             print("motiond dropped \(count) updates this terminal did not read in time (\(total) in all)")
         case .interrupted(let error):

@@ -829,8 +829,10 @@ typedef void (*ocm_altitude_callback)(const ocm_altitude_data *data, ocm_status 
 
 /**
  * Opens a board's altimeter: reads the board file only (the board comes up at the first start).
- * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the simulated
- *                    MPU-9250, which has no barometer; "boards/sim-gy-521-bmp280.board" has one).
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the system's board:
+ *                    motiond's when it answers, which then runs the altitude stage for it, else
+ *                    the simulated MPU-9250, which has no barometer; "boards/sim-gy-521-bmp280.board"
+ *                    has one). The rule is ocm_motion_manager_open()'s.
  * @param out         receives the handle (NULL on failure); close it with ocm_altimeter_close().
  * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
  *         OCM_STATUS_MALFORMED_BOARD.
@@ -840,6 +842,11 @@ ocm_status ocm_altimeter_open(const char *board_path, ocm_altimeter **out);
 
 /** Stops its updates and frees the altimeter. NULL and invalid handles are ignored. */
 void ocm_altimeter_close(ocm_altimeter *altimeter);
+
+/** 1 if motiond serves this altimeter (it reconnects by itself after a daemon restart, relative
+ *  altitude carrying on), 0 for the in-process engine (also for an invalid handle); the rule is
+ *  ocm_motion_manager_open()'s. */
+int ocm_altimeter_uses_daemon(const ocm_altimeter *altimeter);
 
 /** 1 if the board has a barometer (relative and absolute altitude), else 0 (also for an invalid
  *  handle). */
