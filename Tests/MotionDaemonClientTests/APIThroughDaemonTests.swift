@@ -196,10 +196,15 @@ import Testing
         #expect(zip(list, list.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp && $0.startDate < $1.startDate })
 
         daemon.stop()
+        usleep(2_000_000)  // a restart as systemd makes it (RestartSec=2)
         try daemon.start()
-        usleep(1_000_000)
-        // The recorder's own connection came back by itself.
-        let across = try recorder.recordedAccelerometerData(from: start, to: Date())
+        // The recorder's own connection comes back by itself; the new daemon's samples are a
+        // second run once its first commit is stored (a second; longer on a loaded machine).
+        var across: [CMRecordedAccelerometerData] = []
+        _ = eventually(within: 10) {
+            across = (try? recorder.recordedAccelerometerData(from: start, to: Date())).map { Array($0) } ?? across
+            return Set(across.map(\.identifier)).count >= 2
+        }
         let runs = Set(across.map(\.identifier))
         print("recorder: \(list.count) samples in the first run, \(across.count) across a restart, runs \(runs.count)")
         #expect(runs.count == 2)
