@@ -65,7 +65,7 @@ struct Stream: ParsableCommand {
 
     func run() throws {
         if let remote, let mqttConfig { return try streamRemote(remote, configurationFile: mqttConfig) }
-        // motiond has no altitude stream yet: the altimeter runs in-process.
+        // --altitude runs the altimeter in-process here (CMAltimeter and ocm_altimeter use motiond).
         if !altitude, let client = StreamFromDaemon.connect(boardGiven: boardFile != nil, speedGiven: playback.speed != nil) {
             let frameBit: UInt8 = switch AttitudeReferenceFrame(rawValue: frame)! {  // validated
             case .xArbitraryZVertical: 1
