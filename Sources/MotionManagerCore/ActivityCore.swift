@@ -13,7 +13,7 @@ import Synchronization
 /// at rest from one being handled. Times are on the engine's clock (CLOCK_MONOTONIC, ns; see
 /// `WallClock` for dates). Thread-safe: every member may be used from any thread. Its deinit
 /// stops its updates and closes the board's activity.
-package final class ActivityCore: Sendable {
+package final class ActivityCore: DaemonOrBoardCore, Sendable {
     /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
     /// Nil when motiond serves the board (`daemon`) or the board file could not be loaded.
@@ -21,7 +21,6 @@ package final class ActivityCore: Sendable {
     /// The connection to motiond when it serves this manager (`DaemonBackend`'s rule): live
     /// transitions from its pipeline, queries from its 7-day history.
     package let daemon: DaemonClient?
-    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (nothing is then available).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
@@ -43,14 +42,8 @@ package final class ActivityCore: Sendable {
     /// it brings the board up and starts classifying if it has an accelerometer; a board that
     /// cannot be brought up is tried again by `startUpdates`.
     package init(board: String?, daemonSocket: String? = nil) {
-        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "activity manager") {
-            (daemon, self.board, boardPath, boardError, boardFailure, activity) = (client, nil, path, nil, nil, nil)
-            return
-        }
-        daemon = nil
-        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
-        (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
-        if let live = load.board, live.channels.contains(.accelerometer) {
+        (daemon, self.board, boardPath, boardError, boardFailure) = DaemonBackend.source(board: board, daemonSocket: daemonSocket, name: "activity manager")
+        if let live = self.board, live.channels.contains(.accelerometer) {
             activity = BoardActivity.of(live)
         } else {
             activity = nil
@@ -66,12 +59,6 @@ package final class ActivityCore: Sendable {
         stopUpdates()
         activity?.close()
         daemon?.close()
-    }
-
-    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded", and the backend.
-    package var summary: String {
-        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
-        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability

@@ -16,14 +16,13 @@ import Synchronization
 /// stage for each start instead (`DaemonAltimeter`), so the two never fight over the
 /// barometer. Thread-safe: every member may be used from any
 /// thread. Its deinit stops its subscriptions.
-package final class AltimeterCore: Sendable {
+package final class AltimeterCore: DaemonOrBoardCore, Sendable {
     /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
     /// Nil when motiond serves the board (`daemon`) or the board file could not be loaded.
     package let board: LiveBoard?
     /// The connection to motiond when it serves this altimeter (`DaemonBackend`'s rule).
     package let daemon: DaemonClient?
-    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (nothing is then available).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
@@ -66,25 +65,13 @@ package final class AltimeterCore: Sendable {
     /// the system's board when nil (motiond's when it runs: `DaemonBackend`; else the default
     /// board). In-process, reads the board file only; the board comes up at the first start.
     package init(board: String?, daemonSocket: String? = nil) {
-        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "altimeter") {
-            (daemon, self.board, boardPath, boardError, boardFailure) = (client, nil, path, nil, nil)
-            return
-        }
-        daemon = nil
-        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
-        (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
+        (daemon, self.board, boardPath, boardError, boardFailure) = DaemonBackend.source(board: board, daemonSocket: daemonSocket, name: "altimeter")
     }
 
     deinit {
         stopUpdates(.relative)
         stopUpdates(.absolute)
         daemon?.close()
-    }
-
-    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded", and the backend.
-    package var summary: String {
-        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
-        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability

@@ -46,6 +46,15 @@ package enum DaemonBackend {
         return (client, daemonBoard ?? "motiond board \"\(client.welcome.boardName)\"")
     }
 
+    /// What a core runs on, by the rule: motiond (no board: its board file, or its name), or
+    /// `board` (the default board when nil) loaded in-process, with why it could not be.
+    static func source(board: String?, daemonSocket: String?, name: String)
+        -> (daemon: DaemonClient?, board: LiveBoard?, boardPath: String, boardError: MotionManagerError?, boardFailure: EngineError?) {
+        if let (client, path) = connect(board: board, daemonSocket: daemonSocket, name: name) { return (client, nil, path, nil, nil) }
+        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
+        return (nil, load.board, load.path, load.error, load.failure)
+    }
+
     /// Whether the system's board (nil) or the board file `board` has `sensor`, asking motiond
     /// when the rule picks it: Core Motion's class methods (`isStepCountingAvailable()`).
     package static func boardHas(_ sensor: SensorChannel, board: String?) -> Bool {
@@ -92,5 +101,23 @@ package enum DaemonBackend {
         case .restricted, .notDetermined:
             return MotionManagerError(.notAuthorized, "\(what): motiond's policy file denies this user motion data. Ask your administrator.")
         }
+    }
+}
+
+/// A core that runs on motiond or on a board in-process (`DaemonBackend.source`): its backend
+/// and one line saying what it runs on, the same for every kind of manager.
+package protocol DaemonOrBoardCore: AnyObject {
+    var daemon: DaemonClient? { get }
+    var board: LiveBoard? { get }
+    var boardPath: String { get }
+}
+
+extension DaemonOrBoardCore {
+    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
+
+    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded", and the backend.
+    package var summary: String {
+        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
+        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 }

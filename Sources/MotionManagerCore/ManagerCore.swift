@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Thread-safe: every member may be used from any thread (Sendable; shared state sits in a
 /// Mutex). Its deinit stops every stream it started.
-package final class ManagerCore: Sendable {
+package final class ManagerCore: DaemonOrBoardCore, Sendable {
     /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
     /// The board's engine; nil when motiond serves the board (`daemon`) or the board file could
@@ -21,7 +21,6 @@ package final class ManagerCore: Sendable {
     /// The connection to motiond when it serves this manager (`DaemonBackend`'s rule).
     package let daemon: DaemonClient?
     /// Where the samples come from.
-    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (every sensor is then unavailable).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
@@ -49,23 +48,12 @@ package final class ManagerCore: Sendable {
     /// (`DaemonBackend` has the rule; `daemonSocket` overrides `OPENCOREMOTION_SOCKET`). Loading
     /// only reads the file; the chips are brought up by the first `start`.
     package init(board: String?, daemonSocket: String? = nil) {
-        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "motion manager") {
-            (daemon, self.board, boardPath, boardError, boardFailure) = (client, nil, path, nil, nil)
-        } else {
-            let load = BoardFileLoad(board ?? Self.defaultBoardPath)
-            (daemon, self.board, boardPath, boardError, boardFailure) = (nil, load.board, load.path, load.error, load.failure)
-        }
+        (daemon, self.board, boardPath, boardError, boardFailure) = DaemonBackend.source(board: board, daemonSocket: daemonSocket, name: "motion manager")
     }
 
     deinit {
         for stream in MotionStream.allCases { stop(stream) }
         daemon?.close()
-    }
-
-    /// "/…/boards/sim-mpu-9250.board: \"…\"" or "/…/x.board, not loaded", and the backend.
-    package var summary: String {
-        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
-        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability

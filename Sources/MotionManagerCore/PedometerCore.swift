@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Thread-safe: every member may be used from any thread. Its deinit stops its subscriptions and
 /// closes the board's pedometer.
-package final class PedometerCore: Sendable {
+package final class PedometerCore: DaemonOrBoardCore, Sendable {
     /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
     /// Nil when motiond serves the board (`daemon`) or the board file could not be loaded.
@@ -20,7 +20,6 @@ package final class PedometerCore: Sendable {
     /// The connection to motiond when it serves this pedometer (`DaemonBackend`'s rule): live
     /// updates from its pipeline, queries from its 7-day history.
     package let daemon: DaemonClient?
-    package var backend: MotionBackend { daemon.map { .daemon(socketPath: $0.path) } ?? .inProcess }
     /// Why the board file could not be loaded (nothing is then available).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
@@ -43,14 +42,8 @@ package final class PedometerCore: Sendable {
     /// brings the board up and starts counting if it has an accelerometer or a barometer; a
     /// board that cannot be brought up is tried again by `startUpdates` and `startEventUpdates`.
     package init(board: String?, daemonSocket: String? = nil) {
-        if let (client, path) = DaemonBackend.connect(board: board, daemonSocket: daemonSocket, name: "pedometer") {
-            (daemon, self.board, boardPath, boardError, boardFailure, pedometer) = (client, nil, path, nil, nil, nil)
-            return
-        }
-        daemon = nil
-        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
-        (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
-        if let live = load.board, !live.channels.isDisjoint(with: [.accelerometer, .barometer]) {
+        (daemon, self.board, boardPath, boardError, boardFailure) = DaemonBackend.source(board: board, daemonSocket: daemonSocket, name: "pedometer")
+        if let live = self.board, !live.channels.isDisjoint(with: [.accelerometer, .barometer]) {
             pedometer = BoardPedometer.of(live)
         } else {
             pedometer = nil
@@ -67,12 +60,6 @@ package final class PedometerCore: Sendable {
         stopEventUpdates()
         pedometer?.close()
         daemon?.close()
-    }
-
-    /// "/…/boards/sim-walker.board: \"…\"" or "/…/x.board, not loaded", and the backend.
-    package var summary: String {
-        if let daemon { return "\(boardPath): \"\(daemon.welcome.boardName)\", \(backend.summary)" }
-        return boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
     }
 
     // MARK: Availability
