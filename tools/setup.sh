@@ -25,7 +25,7 @@ packages=(libi2c-dev libiio-dev libgpiod-dev zlib1g-dev pkg-config gcc libc6-dev
 # Build: Eclipse Mosquitto's MQTT client library (MotionMQTT); test: the mosquitto broker itself,
 # which MotionMQTTTests start on a free loopback port.
 packages+=(libmosquitto-dev)
-if [ "$mode" = test ]; then packages+=(mosquitto); fi
+if [ "$mode" = test ]; then packages+=(mosquitto openssl); fi  # openssl: the MQTT-over-TLS check makes its CA
 # Test only: umockdev fakes /sys for the real libiio and serves /dev/i2c-N ioctls to our binary
 # through a small C fixture built against libumockdev (level 1 of ../shared/specs/hil-testing.md).
 if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev); fi
