@@ -16,8 +16,14 @@ public struct PedometerStage: Sendable {
     public var stride: StrideModel { totals.stride }
 
     private var hasAccelerometer = false
+    /// The latest pressure reading's time, ns: the floor counter's clock.
+    private var lastPressureTime: Int64?
     /// Whether a barometer has been seen (else floors are unknown: nil, as Core Motion's).
     public private(set) var hasBarometer = false
+
+    /// ns after the last step during which the user still counts as stepping for the floors
+    /// (a landing, a turn on the stairs).
+    private static let steppingWindow: Int64 = 5_000_000_000
 
     public init(stride: StrideModel = StrideModel()) {
         totals = PedometerTotals(stride: stride)
@@ -52,9 +58,10 @@ public struct PedometerStage: Sendable {
         case .pressure:
             hasBarometer = true
             guard let dt = altitude.process(reading) else { break }
+            lastPressureTime = time
             // Stepping: a bout going on or a step in the last 5 s; a board without an
             // accelerometer cannot tell, and counts every climb.
-            let stepping = !hasAccelerometer || detector.isWalking || totals.lastStep.map { time - $0 < 5_000_000_000 } == true
+            let stepping = !hasAccelerometer || detector.isWalking || totals.lastStep.map { time - $0 < Self.steppingWindow } == true
             let (up, down) = (floors.floorsAscended, floors.floorsDescended)
             floors.update(altitude: altitude.altimeter.relativeAltitude, dt: dt, stepping: stepping)
             for _ in up..<floors.floorsAscended { output(.floor(timeNanoseconds: time, ascended: true)) }
@@ -65,14 +72,25 @@ public struct PedometerStage: Sendable {
             hasAccelerometer = true
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
             var book = totals
+            // A bout confirmed by this reading: its first step, credited now.
+            let wasWalking = detector.isWalking
+            var boutStart: Int64?
             detector.update(acceleration: acceleration, timeNanoseconds: time) { found in
                 switch found {
-                case .step(let stepTime): output(book.credit(stepTime))
+                case .step(let stepTime):
+                    if !wasWalking, boutStart == nil { boutStart = stepTime }
+                    output(book.credit(stepTime))
                 case .pause(let at): output(.event(PedometerEvent(kind: .pause, timeNanoseconds: at, deliveredNanoseconds: time)))
                 case .resume(let at): output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
                 }
             }
             totals = book
+            if let boutStart, let lastPressureTime, lastPressureTime > boutStart {
+                // The climb since the bout's first step was on foot, though it was left out
+                // while the bout was still unconfirmed.
+                let milliseconds = min(lastPressureTime - boutStart, 8_000_000_000) / 1_000_000
+                floors.creditClimb(since: Q32_32(numerator: milliseconds, denominator: 1000))
+            }
         default:
             break
         }
