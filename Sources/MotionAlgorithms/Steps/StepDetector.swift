@@ -65,6 +65,8 @@ public struct StepDetector: Sendable {
     /// Step interval of the confirmed bout, ns (the lag its periodicity is checked at).
     private var boutInterval: Int64 = 550_000_000
     private var aperiodicCandidates = 0
+    /// Credited intervals in a row within ±20 % of `boutInterval` (see `continueBout`).
+    private var regularIntervals = 0
     /// The strongest sub-threshold peak after the bout's last step (ns, m/s²), see `update`.
     private var tailStep: Int64 = .min
     private var tailHeight = Q32_32.zero
@@ -87,6 +89,8 @@ public struct StepDetector: Sendable {
     private let minimumInterval: Int64 = 250_000_000
     private let maximumInterval: Int64 = 2_000_000_000
     private let slowestGait: Int64 = 1_000_000_000
+    /// ns: the shortest bout interval whose gaps are filled in (2.5 steps/s).
+    private let shortestFilledInterval: Int64 = 400_000_000
 
     public init() {}
 
@@ -175,9 +179,39 @@ public struct StepDetector: Sendable {
         tailStep = .min
         tailHeight = .zero
         let interval = time - lastStep
-        if interval >= minimumInterval, interval <= maximumInterval { boutInterval += (interval - boutInterval) / 4 }
+        // Steps too weak to be candidates (a turn, an uneven stride) leave a gap of whole
+        // intervals between two steps of the same rhythm: credit them where they fell.
+        // Only at a walking rhythm (up to 2.5 steps/s: running steps are strong and not missed)
+        // that held for the two intervals before the gap: a bout confirmed on a wrong rhythm (a
+        // hand's jitter at twice the cadence) would fill in steps never taken.
+        let missed = regularIntervals >= 2 && boutInterval >= shortestFilledInterval ? missedSteps(in: interval) : 0
+        if isRegular(interval, around: boutInterval, within: 2) {
+            regularIntervals += 1
+        } else if missed == 0 {
+            regularIntervals = 0
+        }
+        var index: Int64 = 1
+        while index <= missed {
+            output(.step(lastStep + interval * index / (missed + 1)))
+            index += 1
+        }
+        let stride = interval / (missed + 1)
+        if stride >= minimumInterval, stride <= maximumInterval { boutInterval += (stride - boutInterval) / 4 }
         lastStep = time
         output(.step(time))
+    }
+
+    /// How many whole step intervals of the bout's rhythm fit in a gap between two credited
+    /// steps, less one: 1 or 2 when the gap is 2 or 3 intervals within ±20 % (the rhythm's
+    /// spread inside a bout is a few per cent), else 0.
+    @inline(__always)  // (see `isStepping`)
+    private func missedSteps(in interval: Int64) -> Int64 {
+        var count: Int64 = 2
+        while count <= 3 {
+            if interval * 10 >= boutInterval * count * 8, interval * 10 <= boutInterval * count * 12 { return count - 1 }
+            count += 1
+        }
+        return 0
     }
 
     /// Confirms a bout when the newest candidates are regular and periodic, and credits it from
@@ -203,6 +237,7 @@ public struct StepDetector: Sendable {
         boutInterval = meanInterval
         walking = true
         aperiodicCandidates = 0
+        regularIntervals = confirmationSteps - 1
         pendingCount = 0
     }
 
@@ -234,11 +269,12 @@ public struct StepDetector: Sendable {
         verticalEnergy >= mean * mean * totalEnergy * Q32_32(rawValue: (Int64(share) << 32) / 1000)
     }
 
-    /// An interval at a walking rhythm: 0.25…2 s and within ±40 % of `meanInterval`.
+    /// An interval at a walking rhythm: 0.25…2 s and within ±40 % (`tenths` tenths) of
+    /// `meanInterval`.
     @inline(__always)  // (see `isStepping`)
-    private func isRegular(_ interval: Int64, around meanInterval: Int64) -> Bool {
+    private func isRegular(_ interval: Int64, around meanInterval: Int64, within tenths: Int64 = 4) -> Bool {
         interval >= minimumInterval && interval <= maximumInterval
-            && interval * 10 >= meanInterval * 6 && interval * 10 <= meanInterval * 14
+            && interval * 10 >= meanInterval * (10 - tenths) && interval * 10 <= meanInterval * (10 + tenths)
     }
 
     /// Keeps the newest candidates of a possible bout (a gap over 2 s starts afresh).
