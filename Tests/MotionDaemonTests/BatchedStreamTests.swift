@@ -81,6 +81,51 @@ import Testing
         #expect((recordedGaps.max() ?? 1) < 0.03, "longest gap \(recordedGaps.max() ?? 1) s")
         #expect((recorded.first?.time ?? .infinity) < switchedAt - 1 && (recorded.last?.time ?? 0) > switchedBackAt + 1)
     }
+
+    /// One client subscribes and then reads nothing for 14 s: once the socket's buffers and its
+    /// outbox's 4 batches are full, the daemon drops whole batches for it, and when it reads
+    /// again a `droppedBatches` notice tells it how many (and their samples), matching the jumps
+    /// in the batch numbers it gets. Another batched client meanwhile loses nothing.
+    @Test func aClientThatStopsReadingIsToldOfDroppedBatchesWhileAnotherLosesNothing() throws {
+        let daemon = try DaemonProcess("batched-slow", board: "sim-gy-521.board")
+        defer { daemon.remove() }
+        try daemon.start()
+        let slow = try daemon.connect("stops reading")
+        try slow.subscribe(.batchedAccelerometer, interval: 0)
+        let fast = ThreadOwned(try daemon.connect("reads everything"))
+        try fast.value.subscribe(.batchedAccelerometer, interval: 0)
+        let fastBatches = Collected<SensorBatch>(), fastDrops = Collected<BatchDrops>()
+        let stopReading = Flag()
+        let fastReader = Thread {
+            while !stopReading.isSet, let message = try? fast.value.receive() {
+                if case .batch(let batch) = message { fastBatches.append(batch) }
+                if case .droppedBatches(let notice) = message { fastDrops.append(notice) }
+            }
+        }
+        fastReader.start()
+        usleep(14_000_000)
+        var batches: [SensorBatch] = [], notices: [BatchDrops] = []
+        let readUntil = wallSeconds + 4
+        while wallSeconds < readUntil {
+            switch try slow.receive() {
+            case .batch(let batch): batches.append(batch)
+            case .droppedBatches(let notice): notices.append(notice)
+            default: break
+            }
+        }
+        stopReading.set()
+        let skipped = zip(batches.dropFirst(), batches).map { Int($0.sequence) - Int($1.sequence) - 1 }
+        let dropped = notices.reduce(0) { $0 + Int($1.batches) }
+        print("stalled client: \(batches.count) batches (numbers \(batches.map(\.sequence))), notices \(notices.map { "\($0.batches) batches / \($0.samples) samples" })")
+        #expect(dropped >= 2, "batches dropped for the client that stopped reading: \(notices)")
+        #expect(skipped.allSatisfy { $0 >= 0 } && skipped.reduce(0, +) == dropped, "number jumps \(skipped) vs \(dropped) dropped")
+        #expect(notices.allSatisfy { $0.samples == $0.batches * 1000 && $0.stream == .batchedAccelerometer })
+        #expect(notices.last.map { $0.totalBatches == UInt64(dropped) && $0.totalSamples == UInt64(dropped * 1000) } == true)
+        let other = fastBatches.all
+        print("client that kept reading: \(other.count) batches, \(fastDrops.count) notices")
+        #expect(other.count >= 16 && fastDrops.count == 0)
+        #expect(other.map(\.sequence) == Array(0..<UInt32(other.count)))
+    }
 }
 
 /// A connection handed to the one thread that uses it from then on.

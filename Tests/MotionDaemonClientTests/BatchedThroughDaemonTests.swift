@@ -1,0 +1,46 @@
+import Foundation
+import OpenCoreMotion
+import Testing
+
+/// `CMBatchedSensorManager` on motiond: the manager's rule (the system's board or the daemon's
+/// own board file → the daemon; another board in-process), the daemon's FIFO rates, and a
+/// daemon restart that the stream survives with its lost samples counted.
+@Suite(.serialized) struct BatchedThroughDaemonTests {
+    @Test func batchesThroughTheDaemonResumeAfterARestartWithTheGapCounted() throws {
+        let daemon = try Motiond("batched", board: "sim-gy-521.board")
+        defer { daemon.remove() }
+        try daemon.start()
+        let manager = CMBatchedSensorManager(daemonSocket: daemon.socket)
+        #expect(manager.isUsingDaemon && manager.backendDescription == "via motiond at \(daemon.socket)")
+        #expect(manager.isAccelerometerSupported && manager.accelerometerDataFrequency == 1000 && manager.deviceMotionDataFrequency == 200)
+        #expect(CMBatchedSensorManager(board: "sim-gy-521.board", daemonSocket: daemon.socket).isUsingDaemon)
+        let other = CMBatchedSensorManager(board: "sim-bmi160-bmp280.board", daemonSocket: daemon.socket)
+        #expect(!other.isUsingDaemon && other.accelerometerDataFrequency == 1600)
+
+        let batches = Collected<[CMAccelerometerData]>()
+        manager.startAccelerometerUpdates { batch, error in
+            #expect(error == nil)
+            if !batch.isEmpty { batches.append(batch) }
+        }
+        #expect(eventually(within: 8) { batches.count >= 3 })
+        daemon.stop()
+        usleep(300_000)
+        let before = batches.count
+        try daemon.start()
+        #expect(eventually(within: 10) { batches.count >= before + 3 }, "batches resume after the restart")
+        manager.stopAccelerometerUpdates()
+
+        let all = batches.all
+        let times = all.flatMap { $0.map(\.timestamp) }
+        #expect(all.allSatisfy { $0.count == 1000 })
+        #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 }, "times increase across the restart")
+        // What the break lost, from the timestamps on either side: the samples counted missing.
+        let period = 0.001
+        let missing = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 1.5 * period }.reduce(0) { $0 + Int(($1 / period).rounded()) - 1 }
+        let drops = manager.accelerometerDrops
+        print("batched through a restart: \(all.count) batches, \(missing) samples missing by their times, drops \(drops)")
+        #expect(missing > 300, "a restart of 0.3 s or more loses at least that")
+        #expect(abs(drops.fifo - missing) <= 1 && drops.queueFull == 0, "\(drops) vs \(missing) missing")
+        #expect(drops.delivered == times.count)
+    }
+}
