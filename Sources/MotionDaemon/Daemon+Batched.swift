@@ -38,12 +38,17 @@ extension Daemon {
         let feed = BatchFeed(outbox: session.outbox, clock: clock)
         let client: BatchedClient = if stream == .batchedAccelerometer {
             .accelerometer(BatchClient<SensorReading>(frequencyHertz: fifo.rateHertz) { client, readings in
-                feed.send(.accelerometer(readings.compactMap { feed.clock.vector(.accelerometer($0)) }), rate: fifo.rateHertz, client: client)
+                let base = feed.clock.wallNanoseconds(readings.first?.timestampNanoseconds ?? 0)
+                feed.send(.accelerometer(readings.compactMap { reading in
+                    feed.clock.vector(.accelerometer(reading)).map { feed.relative($0, at: reading.timestampNanoseconds, base: base) }
+                }), base: base, rate: fifo.rateHertz, client: client)
             })
         } else {
             .deviceMotion(BatchClient<DeviceMotion>(frequencyHertz: fifo.deviceMotionRateHertz) { client, motions in
-                feed.send(.deviceMotion(motions.compactMap { feed.clock.deviceMotion(.deviceMotion($0, .xArbitraryZVertical)) }),
-                          rate: fifo.deviceMotionRateHertz, client: client)
+                let base = feed.clock.wallNanoseconds(motions.first?.timestampNanoseconds ?? 0)
+                feed.send(.deviceMotion(motions.compactMap { motion in
+                    feed.clock.deviceMotion(.deviceMotion(motion, .xArbitraryZVertical)).map { feed.relative($0, at: motion.timestampNanoseconds, base: base) }
+                }), base: base, rate: fifo.deviceMotionRateHertz, client: client)
             })
         }
         do throws(MotionManagerError) {
@@ -67,9 +72,24 @@ private final class BatchFeed: Sendable {
         (self.outbox, self.clock) = (outbox, clock)
     }
 
-    func send<Element>(_ samples: SensorBatch.Samples, rate: Int, client: BatchClient<Element>) {
+    /// `sample` with its time as seconds after `base` (wall ns), from its engine time (ns).
+    func relative<Sample: BatchRecord>(_ sample: Sample, at engineTime: Int64, base: Int64) -> Sample {
+        var relative = sample
+        relative.time = Double(clock.wallNanoseconds(engineTime) - base) / 1e9
+        return relative
+    }
+
+    func send<Element>(_ samples: SensorBatch.Samples, base: Int64, rate: Int, client: BatchClient<Element>) {
         let number = sequence.wrappingAdd(1, ordering: .relaxed).oldValue
         outbox.offer(SensorBatch(sequence: number, rateHertz: UInt16(clamping: rate), fifoMissingSamples: UInt64(client.fifoDroppedSamples),
-                                 fifoOverflows: UInt64(client.fifoOverflows), samples: samples))
+                                 fifoOverflows: UInt64(client.fifoOverflows), baseTimeNanoseconds: base, samples: samples))
     }
 }
+
+/// A wire record with a time (s).
+protocol BatchRecord {
+    var time: Double { get set }
+}
+
+extension VectorSample: BatchRecord {}
+extension DeviceMotionSample: BatchRecord {}

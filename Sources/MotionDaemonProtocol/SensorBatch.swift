@@ -3,7 +3,8 @@
 /// was lost before it.
 public struct SensorBatch: Sendable, Equatable {
     /// The samples, oldest first: accelerometer records (g, Core Motion's sign) for stream 9,
-    /// device-motion records (frame xArbitraryZVertical) for stream 10.
+    /// device-motion records (frame xArbitraryZVertical) for stream 10. Their `time` is seconds
+    /// after `baseTimeNanoseconds`, not since 1970.
     public enum Samples: Sendable, Equatable {
         case accelerometer([VectorSample])
         case deviceMotion([DeviceMotionSample])
@@ -19,10 +20,15 @@ public struct SensorBatch: Sendable, Equatable {
     public var fifoMissingSamples: UInt64
     /// FIFO overflows the chip's driver saw since the subscription started, total.
     public var fifoOverflows: UInt64
+    /// CLOCK_REALTIME ns the samples' times count from (the first sample's time). Whole
+    /// CLOCK_REALTIME seconds in an f64 resolve 0.24 µs only; seconds within a batch resolve
+    /// far below a nanosecond, so each FIFO timestamp arrives exact to the nanosecond.
+    public var baseTimeNanoseconds: Int64
     public var samples: Samples
 
-    public init(sequence: UInt32, rateHertz: UInt16, fifoMissingSamples: UInt64, fifoOverflows: UInt64, samples: Samples) {
-        (self.sequence, self.rateHertz, self.samples) = (sequence, rateHertz, samples)
+    public init(sequence: UInt32, rateHertz: UInt16, fifoMissingSamples: UInt64, fifoOverflows: UInt64, baseTimeNanoseconds: Int64,
+                samples: Samples) {
+        (self.sequence, self.rateHertz, self.samples, self.baseTimeNanoseconds) = (sequence, rateHertz, samples, baseTimeNanoseconds)
         (self.fifoMissingSamples, self.fifoOverflows) = (fifoMissingSamples, fifoOverflows)
     }
 
@@ -62,6 +68,7 @@ extension WireWriter {
         u16(batch.rateHertz)
         u64(batch.fifoMissingSamples)
         u64(batch.fifoOverflows)
+        i64(batch.baseTimeNanoseconds)
         count(batch.count)
         switch batch.samples {
         case .accelerometer(let samples): for sample in samples { vectorSample(sample) }
@@ -79,7 +86,7 @@ extension WireReader {
     mutating func sensorBatch() throws(ProtocolError) -> SensorBatch {
         let stream = try enumeration("stream") { WireStream(rawValue: $0).flatMap { $0.isBatched ? $0 : nil } }
         let sequence = try u32("sequence"), rate = try u16("rateHertz")
-        let missing = try u64("fifoMissingSamples"), overflows = try u64("fifoOverflows")
+        let missing = try u64("fifoMissingSamples"), overflows = try u64("fifoOverflows"), base = try i64("baseTime")
         let samples: SensorBatch.Samples = if stream == .batchedAccelerometer {
             .accelerometer(try list("samples", minimumElementSize: Self.vectorSampleSize) { reader throws(ProtocolError) in try reader.vectorSample() })
         } else {
@@ -87,7 +94,8 @@ extension WireReader {
                 try reader.deviceMotionSample()
             })
         }
-        return SensorBatch(sequence: sequence, rateHertz: rate, fifoMissingSamples: missing, fifoOverflows: overflows, samples: samples)
+        return SensorBatch(sequence: sequence, rateHertz: rate, fifoMissingSamples: missing, fifoOverflows: overflows, baseTimeNanoseconds: base,
+                           samples: samples)
     }
 
     mutating func batchDrops() throws(ProtocolError) -> BatchDrops {

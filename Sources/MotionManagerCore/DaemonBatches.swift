@@ -18,22 +18,28 @@ enum DaemonBatches {
         let wire: WireStream
         /// An element's time, engine ns.
         let timestamp: @Sendable (Element) -> Int64
-        let elements: @Sendable (SensorBatch.Samples) -> [Element]
+        /// The batch's samples, their times counted from `base` (engine ns).
+        let elements: @Sendable (SensorBatch.Samples, _ base: Int64) -> [Element]
     }
 
-    static let accelerometer = Stream<SensorReading>(wire: .batchedAccelerometer, timestamp: \.timestampNanoseconds) { samples in
+    /// Engine ns `seconds` after `base` (a batch's times are seconds after its base: exact to the ns).
+    private static func time(_ seconds: Double, after base: Int64) -> Int64 { base + Int64((seconds * 1e9).rounded()) }
+
+    static let accelerometer = Stream<SensorReading>(wire: .batchedAccelerometer, timestamp: \.timestampNanoseconds) { samples, base in
         guard case .accelerometer(let vectors) = samples else { return [] }
         return vectors.compactMap { vector in
-            if case .accelerometer(let reading) = DaemonSamples.motionSample(vector, stream: .accelerometer) { return reading }
-            return nil
+            guard case .accelerometer(var reading) = DaemonSamples.motionSample(vector, stream: .accelerometer) else { return nil }
+            reading.timestampNanoseconds = time(vector.time, after: base)
+            return reading
         }
     }
 
-    static let deviceMotion = Stream<DeviceMotion>(wire: .batchedDeviceMotion, timestamp: \.timestampNanoseconds) { samples in
+    static let deviceMotion = Stream<DeviceMotion>(wire: .batchedDeviceMotion, timestamp: \.timestampNanoseconds) { samples, base in
         guard case .deviceMotion(let motions) = samples else { return [] }
         return motions.compactMap { sample in
-            if case .deviceMotion(let motion, _) = DaemonSamples.motionSample(sample) { return motion }
-            return nil
+            guard case .deviceMotion(var motion, _) = DaemonSamples.motionSample(sample) else { return nil }
+            motion.timestampNanoseconds = time(sample.time, after: base)
+            return motion
         }
     }
 
@@ -45,7 +51,11 @@ enum DaemonBatches {
             try daemon.subscribe(stream.wire) { delivery in
                 switch delivery {
                 case .batch(let batch):
-                    let elements = stream.elements(batch.samples)
+                    // The daemon's own offset (CLOCK_REALTIME − CLOCK_MONOTONIC, fixed when it
+                    // started) takes its times back to the engine's clock exactly: one constant
+                    // for the whole batch, so the FIFO's periods arrive unchanged.
+                    let offset = Int64((daemon.welcome.clockOffset * 1e9).rounded())
+                    let elements = stream.elements(batch.samples, batch.baseTimeNanoseconds - offset)
                     let totals = loss.withLock { $0.take(batch, first: elements.first.map(stream.timestamp), last: elements.last.map(stream.timestamp)) }
                     client.setFIFOTotals(missingSamples: totals.missing, overflows: totals.overflows)
                     client.deliver(elements)

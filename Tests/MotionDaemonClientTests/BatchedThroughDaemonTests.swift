@@ -34,6 +34,10 @@ import Testing
         let times = all.flatMap { $0.map(\.timestamp) }
         #expect(all.allSatisfy { $0.count == 1000 })
         #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 }, "times increase across the restart")
+        // Within a batch the FIFO's period, exact (the wire carries the daemon's ns).
+        let periods = all.flatMap { batch in zip(batch.dropFirst(), batch).map { $0.timestamp - $1.timestamp } }
+        #expect(periods.allSatisfy { abs($0 - 0.001) < 1e-9 }, "periods \(periods.min() ?? 0) … \(periods.max() ?? 0) s")
+        #expect(abs(times.last! - ProcessInfo.processInfo.systemUptime) < 3, "on CLOCK_MONOTONIC, near now")
         // What the break lost, from the timestamps on either side: the samples counted missing.
         let period = 0.001
         let missing = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 1.5 * period }.reduce(0) { $0 + Int(($1 / period).rounded()) - 1 }

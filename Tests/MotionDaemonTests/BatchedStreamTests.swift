@@ -53,12 +53,14 @@ import Testing
         #expect(drops.isEmpty, "\(drops)")
         #expect(accelerometer.map(\.sequence) == Array(0..<UInt32(accelerometer.count)))
         #expect(accelerometer.allSatisfy { $0.count == 1000 && $0.rateHertz == 1000 && $0.fifoMissingSamples == 0 && $0.fifoOverflows == 0 })
-        let times = accelerometer.flatMap { batch -> [Double] in
+        // Times exact to the ns: each batch's base plus seconds after it.
+        let times = accelerometer.flatMap { batch -> [Int64] in
             guard case .accelerometer(let samples) = batch.samples else { return [] }
-            return samples.map(\.time)
+            return samples.map { batch.baseTimeNanoseconds + Int64(($0.time * 1e9).rounded()) }
         }
         let steps = zip(times.dropFirst(), times).map { $0 - $1 }
-        #expect(steps.allSatisfy { abs($0 - 0.001) < 2e-6 }, "periods from \(steps.min() ?? 0) to \(steps.max() ?? 0) s")
+        #expect(steps.allSatisfy { $0 == 1_000_000 }, "periods from \(steps.min() ?? 0) to \(steps.max() ?? 0) ns")
+        #expect(abs(Double(times.last ?? 0) / 1e9 - switchedBackAt) < 1.5, "wall-clock times")
         #expect(deviceMotion.count >= 9 && deviceMotion.allSatisfy { $0.count == 200 && $0.rateHertz == 200 && $0.fifoMissingSamples == 0 })
 
         // The 100 Hz client: no gap across the switch to the FIFO rate and back, at its rate.
@@ -103,6 +105,7 @@ import Testing
             }
         }
         fastReader.start()
+        try Self.checkAVersion2ClientSeesNoBatchedStream(daemon)
         usleep(14_000_000)
         var batches: [SensorBatch] = [], notices: [BatchDrops] = []
         let readUntil = wallSeconds + 4
@@ -125,6 +128,23 @@ import Testing
         print("client that kept reading: \(other.count) batches, \(fastDrops.count) notices")
         #expect(other.count >= 16 && fastDrops.count == 0)
         #expect(other.map(\.sequence) == Array(0..<UInt32(other.count)))
+    }
+
+    /// Version 3's additions never reach an older client: a version 2 client's status lists the
+    /// batched clients without their streams (a stream byte above 8 would be an error to it),
+    /// and its subscribe to a batched stream is refused, saying why.
+    static func checkAVersion2ClientSeesNoBatchedStream(_ daemon: DaemonProcess) throws {
+        let asked = ClientMessage.hello(version: 2, name: "version 2").frame.bytes + ClientMessage.status(request: 1).frame.bytes
+            + ClientMessage.subscribe(request: 2, stream: .batchedAccelerometer, interval: 0, from: 0, frame: 0).frame.bytes
+        var reader = FrameReader()
+        reader.append(try GarbageTests.exchange(asked, socket: daemon.socket, hangUp: true))
+        var answers: [DaemonMessage] = []
+        while let frame = try reader.nextFrame() { answers.append(try DaemonMessage(frame)) }
+        guard answers.count == 3, case .welcome(let welcome) = answers[0], case .status(_, let status) = answers[1],
+              case .error(2, let code, let message, _) = answers[2] else { throw DaemonTestError("answered \(answers)") }
+        #expect(welcome.version == 2 && code == .badRequest && message.contains("version 3"), "\(message)")
+        let batched = try #require(status.clients.first { $0.name == "stops reading" })
+        #expect(batched.streams.isEmpty, "\(batched.streams)")
     }
 }
 
