@@ -12,7 +12,7 @@ import Testing
         defer { daemon.remove() }
         let start = wallSeconds
         try daemon.start()
-        usleep(3_000_000)
+        usleep(UInt32(ProcessInfo.processInfo.environment["QR_SECONDS"].flatMap(Double.init).map { $0 * 1e6 } ?? 3e6))
         let stoppedAt = wallSeconds
         #expect(daemon.stop() == 0)
         let exitedAt = wallSeconds
