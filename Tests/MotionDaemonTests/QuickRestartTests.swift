@@ -3,20 +3,27 @@ import MotionDaemon
 import MotionDaemonProtocol
 import Testing
 
-/// A daemon restarted within a fraction of a second: the sensor recorder's history must show
-/// the break as a new continuity run (CMRecordedAccelerometerData.identifier), however short
-/// it is, and no stored sample may carry a time after the moment the old daemon was stopped.
+/// A daemon restarted at once: the sensor recorder's history must show the break as a new
+/// continuity run (CMRecordedAccelerometerData.identifier), however short it is, and no stored
+/// sample may carry a time after the old daemon exited.
+///
+/// Why it could fail: the run rule is a gap of more than two 50 Hz periods (40 ms), and a
+/// release motiond stops and starts again in about that (measured: the old daemon's last
+/// stored sample 20–45 ms before its exit, the new one answering 25–55 ms after it, the first
+/// new sample 30–75 ms after it). The stamps are not ahead of the wall clock (measured: a
+/// sample arrives 0.2–0.5 ms after its time). So the daemon tells its store that its engine is
+/// a new stream (`HistoryStore.startNewRun`), whatever the gap; MotionHistoryTests checks the
+/// store's side with a break of one period, which this end-to-end test cannot force.
 @Suite(.serialized) struct QuickRestartTests {
-    @Test func aRestartOfAFifthOfASecondStartsANewContinuityRun() throws {
+    @Test func anImmediateRestartStartsANewContinuityRun() throws {
         let daemon = try DaemonProcess("quick-restart")
         defer { daemon.remove() }
         let start = wallSeconds
         try daemon.start()
-        usleep(UInt32(ProcessInfo.processInfo.environment["QR_SECONDS"].flatMap(Double.init).map { $0 * 1e6 } ?? 3e6))
+        usleep(3_000_000)
         let stoppedAt = wallSeconds
         #expect(daemon.stop() == 0)
         let exitedAt = wallSeconds
-        usleep(200_000)
         try daemon.start()
         usleep(3_000_000)
         let link = try daemon.connect("history")
