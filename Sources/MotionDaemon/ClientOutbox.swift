@@ -36,6 +36,20 @@ package final class ClientOutbox: Sendable {
         var count = 0
         var droppedSinceNotice: UInt64 = 0
         var droppedTotal: UInt64 = 0
+
+        /// What waits of `stream` as one `samples` message (nil for the batched streams, which
+        /// go out as `batch` messages).
+        func batch(of stream: WireStream) -> SampleBatch? {
+            switch stream {
+            case .accelerometer, .gyroscope, .magnetometer: .vectors(stream, vectors)
+            case .deviceMotion: .deviceMotion(motions)
+            case .pedometer: .pedometer(pedometer)
+            case .pedometerEvents: .pedometerEvents(events)
+            case .activity: .activity(activity)
+            case .relativeAltitude, .absoluteAltitude: .altitude(stream, altitude)
+            case .batchedAccelerometer, .batchedDeviceMotion: nil
+            }
+        }
     }
 
     private struct State {
@@ -164,17 +178,7 @@ package final class ClientOutbox: Sendable {
             if pending.droppedSinceNotice > 0 {
                 bytes += DaemonMessage.dropped(stream: stream, count: pending.droppedSinceNotice, total: pending.droppedTotal).frame.bytes
             }
-            guard pending.count > 0, !stream.isBatched else { continue }  // batched streams: below
-            let batch: SampleBatch = switch stream {
-            case .accelerometer, .gyroscope, .magnetometer: .vectors(stream, pending.vectors)
-            case .deviceMotion: .deviceMotion(pending.motions)
-            case .pedometer: .pedometer(pending.pedometer)
-            case .pedometerEvents: .pedometerEvents(pending.events)
-            case .activity: .activity(pending.activity)
-            case .relativeAltitude, .absoluteAltitude: .altitude(stream, pending.altitude)
-            case .batchedAccelerometer, .batchedDeviceMotion: .vectors(stream, [])  // not reached
-            }
-            bytes += DaemonMessage.samples(batch).frame.bytes
+            if pending.count > 0, let batch = pending.batch(of: stream) { bytes += DaemonMessage.samples(batch).frame.bytes }
         }
         for (index, pending) in batched.enumerated() {
             if pending.batchesSinceNotice > 0, let stream = WireStream(rawValue: UInt8(index)) {
