@@ -52,6 +52,9 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
     public var isUsingDaemon: Bool { core.daemon != nil }
     /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
     public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far, in seconds from the break to the
+    /// re-subscription: the samples of each are counted in the drops' `fifo`.
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
 
     // MARK: Support and rates
 

@@ -46,5 +46,6 @@ import Testing
         #expect(missing > 300, "a restart of 0.3 s or more loses at least that")
         #expect(abs(drops.fifo - missing) <= 1 && drops.queueFull == 0, "\(drops) vs \(missing) missing")
         #expect(drops.delivered == times.count)
+        #expect(manager.daemonGaps.count == 1 && manager.daemonGaps[0] > 0.3, "\(manager.daemonGaps)")
     }
 }
