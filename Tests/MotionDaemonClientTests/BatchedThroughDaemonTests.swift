@@ -6,6 +6,30 @@ import Testing
 /// own board file → the daemon; another board in-process), the daemon's FIFO rates, and a
 /// daemon restart that the stream survives with its lost samples counted.
 @Suite(.serialized) struct BatchedThroughDaemonTests {
+    /// Device-motion batches through the daemon as an `AsyncSequence`, as in-process: 200
+    /// samples a batch, exactly 5 ms apart (the FIFO's 1 ms × 5), unit attitude, 1 g of gravity.
+    @Test func deviceMotionBatchesThroughTheDaemonAsAnAsyncSequence() async throws {
+        let daemon = try Motiond("batched-motion", board: "sim-gy-521.board")
+        defer { daemon.remove() }
+        try daemon.start()
+        let manager = CMBatchedSensorManager(daemonSocket: daemon.socket)
+        #expect(manager.isUsingDaemon)
+        var batches: [[CMDeviceMotion]] = []
+        for try await batch in manager.deviceMotionUpdates() {
+            batches.append(batch)
+            if batches.count == 3 { break }
+        }
+        manager.stopDeviceMotionUpdates()
+        #expect(batches.allSatisfy { $0.count == 200 })
+        let motions = batches.flatMap { $0 }
+        let periods = zip(motions.dropFirst(), motions).map { $0.timestamp - $1.timestamp }
+        #expect(periods.allSatisfy { abs($0 - 0.005) < 1e-9 }, "periods \(periods.min() ?? 0) … \(periods.max() ?? 0) s")
+        let q = motions.map(\.attitude.quaternion), g = motions.map(\.gravity)
+        #expect(q.allSatisfy { abs($0.w * $0.w + $0.x * $0.x + $0.y * $0.y + $0.z * $0.z - 1) < 1e-3 })
+        #expect(g.allSatisfy { abs(($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() - 1) < 0.02 })
+        #expect(manager.deviceMotionDrops.total == 0 && manager.deviceMotionDrops.delivered >= 600)
+    }
+
     @Test func batchesThroughTheDaemonResumeAfterARestartWithTheGapCounted() throws {
         let daemon = try Motiond("batched", board: "sim-gy-521.board")
         defer { daemon.remove() }
