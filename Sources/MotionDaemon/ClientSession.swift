@@ -74,11 +74,11 @@ final class ClientSession {
     }
 
     /// `status` as a reader of protocol `version` can decode it: a version 1 reader knows
-    /// streams 0…6 only (an unknown stream byte is an error to it), so the altitude streams are
-    /// left out of what it is told.
+    /// streams 0…6 only, a version 2 reader 0…8 (an unknown stream byte is an error to it), so
+    /// the streams of later versions are left out of what it is told.
     func status(forVersion version: UInt16) -> ClientStatus {
         var status = status
-        if version < 2 { status.streams.removeAll { $0.stream.isAltitude } }
+        status.streams.removeAll { $0.stream.introducedInVersion > version }
         return status
     }
 }
@@ -92,6 +92,8 @@ enum StreamSubscription {
     /// An altitude stream: its own stage (`AltimeterSubscription`) fed by its own tap on the
     /// board's barometer and thermometer, as an in-process altimeter's start has.
     case altitude(AltimeterSubscription, ReadingTap)
+    /// A batched stream: the engine's batched client, whose batches go to the outbox.
+    case batched(BatchedClient)
 
     var intervalSeconds: Double {
         if case .engine(_, let interval) = self { return interval }

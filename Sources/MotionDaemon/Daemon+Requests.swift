@@ -19,9 +19,11 @@ extension Daemon {
             session.name = name
             session.version = version
             session.greeted = true
-            session.outbox.reply(.welcome(.init(daemonVersion: OpenCoreMotionVersion.string, boardName: board.description.name,
-                                                sensors: sensors, authorization: session.decision.status,
-                                                historyAllowed: session.decision.historyAllowed, clockOffset: Double(clock.offsetNanoseconds) / 1e9)))
+            let rates = batchRates
+            session.outbox.reply(.welcome(.init(version: Framing.welcomeVersion(forClient: version), daemonVersion: OpenCoreMotionVersion.string,
+                                                boardName: board.description.name, sensors: sensors, authorization: session.decision.status,
+                                                historyAllowed: session.decision.historyAllowed, clockOffset: Double(clock.offsetNanoseconds) / 1e9,
+                                                accelerometerBatchHertz: rates.accelerometer, deviceMotionBatchHertz: rates.deviceMotion)))
             return
         }
         let request = message.request
@@ -93,7 +95,7 @@ extension Daemon {
         case .accelerometer, .pedometer, .pedometerEvents, .activity: [.accelerometer]
         case .gyroscope: [.gyroscope]
         case .magnetometer: [.magnetometer]
-        case .deviceMotion: [.accelerometer, .gyroscope]
+        case .deviceMotion, .batchedAccelerometer, .batchedDeviceMotion: [.accelerometer, .gyroscope]
         case .relativeAltitude, .absoluteAltitude: [.barometer]
         }
         if let missing = needed.first(where: { !board.channels.contains($0) }) {
@@ -105,6 +107,7 @@ extension Daemon {
             return subscribeAltitude(session, stream: stream, seaLevelPressure: standard.seaLevelKilopascals,
                                      uncertainty: standard.uncertaintyKilopascals)
         }
+        if stream.isBatched { return subscribeBatched(session, stream: stream) }
         let nanoseconds = Int64(min(interval, 3600) * 1e9)
         if let existing = session.subscriptions[stream] {
             guard case .engine(let engine, _) = existing else { return nil }  // pedometer and activity streams have no interval
@@ -166,8 +169,8 @@ extension Daemon {
             }
             BoardPedometer.of(board).subscribe(subscription)
             session.subscriptions[stream] = .pedometer(subscription)
-        case .relativeAltitude, .absoluteAltitude:
-            break  // subscribeAltitude
+        case .relativeAltitude, .absoluteAltitude, .batchedAccelerometer, .batchedDeviceMotion:
+            break  // subscribeAltitude, subscribeBatched
         case .activity:
             let subscription = ActivitySubscription { _, feed in
                 if case .update(let update) = feed { outbox.offer(clock.activity(update)) }

@@ -239,6 +239,7 @@ package final class Daemon {
         case .altitude(let altimeter, let tap):
             altimeter.cancel()
             board.remove(tap)
+        case .batched(let client): board.remove(client)
         }
     }
 

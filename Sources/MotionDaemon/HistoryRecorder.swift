@@ -78,6 +78,10 @@ package final class HistoryRecorder: Sendable {
             throw DaemonError("the pedometer profile could not be read: \(error)", advice: "Fix or remove it (motionctl calibrate stride writes it).")
         }
         stages = Mutex((PedometerStage(stride: profile.stride), ActivityStage()))
+        // This daemon's engine is a new stream: its first sample starts a new continuity run
+        // even after a restart quicker than two 50 Hz periods (the gap rule alone would join
+        // it to the last daemon's run).
+        store.startNewRun()
         storeBox = StoreBox(store)
     }
 

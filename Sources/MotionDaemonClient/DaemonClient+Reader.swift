@@ -55,6 +55,10 @@ extension DaemonClient {
             handler(of: batch.stream)?(.samples(batch))
         case .dropped(let stream, let count, let total):
             handler(of: stream)?(.dropped(count: count, total: total))
+        case .batch(let batch):
+            handler(of: batch.stream)?(.batch(batch))
+        case .droppedBatches(let drops):
+            handler(of: drops.stream)?(.droppedBatches(drops))
         case .ok(let request), .pedometerData(let request, _), .activityRecords(let request, _), .recording(let request, _),
              .status(let request, _):
             answer(request, with: message, last: true)
@@ -172,7 +176,7 @@ extension DaemonMessage {
         switch self {
         case .ok, .pedometerData, .activityRecords, .accelerometerData, .recording, .status: true
         case .error(let request, _, _, _): request != 0
-        case .samples, .dropped, .welcome: false
+        case .samples, .dropped, .welcome, .batch, .droppedBatches: false
         }
     }
 }

@@ -125,6 +125,7 @@ public final class DaemonClient: Sendable {
     /// while the daemon is away (reconnecting) it is kept and sent when the connection is back.
     public func subscribe(_ stream: WireStream, interval: Double = 0, from: Double = 0, frame: UInt8 = 0,
                           handler: @escaping @Sendable (StreamDelivery) -> Void) throws(DaemonClientError) {
+        try checkVersion(for: stream)
         try start(stream, Subscription(interval: interval, from: from, frame: frame, handler: handler))
     }
 
@@ -133,11 +134,18 @@ public final class DaemonClient: Sendable {
     /// `subscribe` otherwise. A reconnect restarts it the same way (a new first update).
     public func subscribeAltitude(_ stream: WireStream, seaLevelPressure: Double, uncertainty: Double,
                                   handler: @escaping @Sendable (StreamDelivery) -> Void) throws(DaemonClientError) {
-        guard welcome.version >= 2 else {  // a version 1 daemon would close the connection on stream 7
-            throw DaemonClientError(.rejected(.notAvailable), "motiond at \(path) speaks protocol version \(welcome.version), which has no altitude",
-                                    advice: "Update motiond to the release of this OpenCoreMotion")
-        }
+        try checkVersion(for: stream)
         try start(stream, Subscription(interval: 0, from: 0, frame: 0, altitudeReference: (seaLevelPressure, uncertainty), handler: handler))
+    }
+
+    /// Throws unless the daemon's protocol version has `stream` (an older daemon would close the
+    /// connection on its byte).
+    private func checkVersion(for stream: WireStream) throws(DaemonClientError) {
+        let version = welcome.version
+        guard version < stream.introducedInVersion else { return }
+        let what = stream.isAltitude ? "altitude" : stream.isBatched ? "batched sensors" : stream.name
+        throw DaemonClientError(.rejected(.notAvailable), "motiond at \(path) speaks protocol version \(version), which has no \(what)",
+                                advice: "Update motiond to the release of this OpenCoreMotion")
     }
 
     private func start(_ stream: WireStream, _ subscription: Subscription) throws(DaemonClientError) {

@@ -14,14 +14,17 @@ final class DaemonSocket: @unchecked Sendable {
     private var reader = FrameReader()
 
     /// Connects to `path` and says hello as `name` in this protocol's version, or, when the
-    /// daemon is of an older release that refuses it, in the oldest version (everything but
-    /// what later versions added works; `welcome.version` tells which). Throws `notRunning`
-    /// when nothing listens there.
+    /// daemon is of an older release that refuses it, in each older version in turn until one
+    /// is welcome (everything but what later versions added works; `welcome.version` tells
+    /// which). Throws `notRunning` when nothing listens there.
     static func open(path: String, name: String) throws(DaemonClientError) -> DaemonSocket {
-        do {
-            return try DaemonSocket(path: path, name: name, version: Framing.version)
-        } catch where error.kind == .rejected(.unsupportedVersion) {
-            return try DaemonSocket(path: path, name: name, version: Framing.oldestVersion)
+        var version = Framing.version
+        while true {
+            do {
+                return try DaemonSocket(path: path, name: name, version: version)
+            } catch where error.kind == .rejected(.unsupportedVersion) && version > Framing.oldestVersion {
+                version -= 1
+            }
         }
     }
 

@@ -20,6 +20,11 @@ public enum DaemonMessage: Sendable, Equatable {
     case status(request: UInt32, DaemonStatus)
     /// A typed error: `request` 0 when it is about the connection (then the daemon closes it).
     case error(request: UInt32, code: WireErrorCode, message: String, advice: String)
+    /// A second of a batched stream (version 3).
+    case batch(SensorBatch)
+    /// Whole batches of a batched stream dropped because this client did not read in time
+    /// (version 3); sent before the stream's next batch.
+    case droppedBatches(BatchDrops)
 
     public struct Welcome: Sendable, Equatable {
         public var version: UInt16
@@ -31,16 +36,23 @@ public enum DaemonMessage: Sendable, Equatable {
         public var historyAllowed: Bool
         /// CLOCK_REALTIME − CLOCK_MONOTONIC, s.
         public var clockOffset: Double
+        /// The batched streams' rates, Hz: the board's FIFO IMU at its highest rate, and device
+        /// motion at about 200 Hz (0: no IMU read through a FIFO). Sent from version 3 on.
+        public var accelerometerBatchHertz: UInt16
+        public var deviceMotionBatchHertz: UInt16
 
         public init(version: UInt16 = Framing.version, daemonVersion: String, boardName: String, sensors: WireSensors,
-                    authorization: WireAuthorization, historyAllowed: Bool, clockOffset: Double) {
+                    authorization: WireAuthorization, historyAllowed: Bool, clockOffset: Double,
+                    accelerometerBatchHertz: UInt16 = 0, deviceMotionBatchHertz: UInt16 = 0) {
             (self.version, self.daemonVersion, self.boardName, self.sensors) = (version, daemonVersion, boardName, sensors)
             (self.authorization, self.historyAllowed, self.clockOffset) = (authorization, historyAllowed, clockOffset)
+            (self.accelerometerBatchHertz, self.deviceMotionBatchHertz) = (accelerometerBatchHertz, deviceMotionBatchHertz)
         }
     }
 
     public enum MessageType: UInt8 {
         case welcome = 0x81, ok, samples, dropped, pedometerData, activityRecords, accelerometerData, recording, status
+        case batch = 0x8A, droppedBatches
         case error = 0x8F
     }
 
@@ -58,6 +70,10 @@ public enum DaemonMessage: Sendable, Equatable {
             writer.u8(welcome.authorization.rawValue)
             writer.u8(welcome.historyAllowed ? 1 : 0)
             writer.f64(welcome.clockOffset)
+            if welcome.version >= 3 {
+                writer.u16(welcome.accelerometerBatchHertz)
+                writer.u16(welcome.deviceMotionBatchHertz)
+            }
         case .ok(let request):
             type = .ok
             writer.u32(request)
@@ -74,6 +90,13 @@ public enum DaemonMessage: Sendable, Equatable {
             case .activity(let samples): for sample in samples { writer.activitySample(sample) }
             case .altitude(_, let samples): for sample in samples { writer.altitudeSample(sample) }
             }
+        case .batch(let batch):
+            type = .batch
+            writer = WireWriter(reservingCapacity: 32 + batch.count * (batch.stream == .batchedAccelerometer ? 32 : 146))
+            writer.sensorBatch(batch)
+        case .droppedBatches(let drops):
+            type = .droppedBatches
+            writer.batchDrops(drops)
         case .dropped(let stream, let count, let total):
             type = .dropped
             writer.u8(stream.rawValue)
@@ -127,8 +150,11 @@ public enum DaemonMessage: Sendable, Equatable {
             let sensors = WireSensors(rawValue: try reader.u8("sensors"))
             let authorization = try reader.enumeration("authorization") { WireAuthorization(rawValue: $0) }
             let history = try reader.u8("historyAllowed") != 0
+            let clockOffset = try reader.f64("clockOffset")
+            let batchRates = version >= 3 ? (try reader.u16("accelerometerBatchHertz"), try reader.u16("deviceMotionBatchHertz")) : (0, 0)
             self = .welcome(Welcome(version: version, daemonVersion: daemonVersion, boardName: boardName, sensors: sensors,
-                                    authorization: authorization, historyAllowed: history, clockOffset: try reader.f64("clockOffset")))
+                                    authorization: authorization, historyAllowed: history, clockOffset: clockOffset,
+                                    accelerometerBatchHertz: batchRates.0, deviceMotionBatchHertz: batchRates.1))
         case .ok:
             self = .ok(request: try reader.u32("request"))
         case .samples:
@@ -157,6 +183,10 @@ public enum DaemonMessage: Sendable, Equatable {
             let request = try reader.u32("request")
             let code = try reader.enumeration("code") { WireErrorCode(rawValue: $0) }
             self = .error(request: request, code: code, message: try reader.string("message"), advice: try reader.string("advice"))
+        case .batch:
+            self = .batch(try reader.sensorBatch())
+        case .droppedBatches:
+            self = .droppedBatches(try reader.batchDrops())
         }
         try reader.finish()
     }
@@ -176,6 +206,8 @@ public enum DaemonMessage: Sendable, Equatable {
             return .activity(try reader.list("samples", minimumElementSize: WireReader.activitySampleSize) { reader throws(ProtocolError) in try reader.activitySample() })
         case .relativeAltitude, .absoluteAltitude:
             return .altitude(stream, try reader.list("samples", minimumElementSize: WireReader.altitudeSampleSize) { reader throws(ProtocolError) in try reader.altitudeSample() })
+        case .batchedAccelerometer, .batchedDeviceMotion:
+            throw ProtocolError(.malformed, "samples: the batched stream \(stream.name) comes in batch messages only")
         }
     }
 }

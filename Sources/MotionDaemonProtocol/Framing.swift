@@ -24,10 +24,14 @@ public enum Framing {
     /// "OCMD": the first four bytes of a hello's and a welcome's body.
     public static let magic: [UInt8] = [0x4F, 0x43, 0x4D, 0x44]
     /// This protocol's version. Version 2 adds the altitude streams and `subscribeAltitude`
-    /// to version 1 and changes nothing of it, so a daemon takes clients of any version from
-    /// `oldestVersion` on (a version 1 client simply never asks for altitude); a daemon refuses
-    /// a client newer than itself.
-    public static let version: UInt16 = 2
+    /// to version 1 and changes nothing of it; version 3 adds the batched streams (`batch`,
+    /// `droppedBatches`, the welcome's batch rates). So a daemon takes clients of any version
+    /// from `oldestVersion` on (an older client simply never asks for what it lacks); a daemon
+    /// refuses a client newer than itself.
+    public static let version: UInt16 = 3
+    /// The welcome a client of `clientVersion` gets: version 3's (with the batch rates) for a
+    /// version 3 client; version 2's, whose bytes versions 1 and 2 both read, for the others.
+    public static func welcomeVersion(forClient clientVersion: UInt16) -> UInt16 { clientVersion >= 3 ? version : 2 }
     /// The oldest client version a daemon of this version serves.
     public static let oldestVersion: UInt16 = 1
     /// The largest frame length accepted (type byte + body): 1 MiB. Anything longer is not

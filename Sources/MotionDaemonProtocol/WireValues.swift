@@ -11,6 +11,11 @@ public enum WireStream: UInt8, Sendable, CaseIterable, Hashable {
     case relativeAltitude = 7
     /// `CMAbsoluteAltitudeData`: altitude above the subscription's sea level (version 2).
     case absoluteAltitude = 8
+    /// `CMBatchedSensorManager`'s accelerometer: every FIFO frame of the board's IMU at its
+    /// highest rate, a second a `batch` message (version 3).
+    case batchedAccelerometer = 9
+    /// `CMBatchedSensorManager`'s device motion at 200 Hz, a second a `batch` message (version 3).
+    case batchedDeviceMotion = 10
 
     public var name: String {
         switch self {
@@ -23,11 +28,26 @@ public enum WireStream: UInt8, Sendable, CaseIterable, Hashable {
         case .activity: "activity"
         case .relativeAltitude: "relativeAltitude"
         case .absoluteAltitude: "absoluteAltitude"
+        case .batchedAccelerometer: "batchedAccelerometer"
+        case .batchedDeviceMotion: "batchedDeviceMotion"
         }
     }
 
     /// The altimeter's streams, which `ClientMessage.subscribeAltitude` starts.
     public var isAltitude: Bool { self == .relativeAltitude || self == .absoluteAltitude }
+
+    /// The batched streams, whose data comes in `batch` messages (never `samples`).
+    public var isBatched: Bool { self == .batchedAccelerometer || self == .batchedDeviceMotion }
+
+    /// The protocol version that added the stream: a reader of an older one takes its byte for
+    /// an error, so it is never named to such a reader (its `status` leaves it out).
+    public var introducedInVersion: UInt16 {
+        switch self {
+        case .relativeAltitude, .absoluteAltitude: 2
+        case .batchedAccelerometer, .batchedDeviceMotion: 3
+        default: 1
+        }
+    }
 }
 
 /// Core Motion's `CMAuthorizationStatus`, same raw values.

@@ -55,6 +55,8 @@ public final class HistoryStore {
     // What the next record is booked against (restored from the logs on open).
     private var lastSampleTime: Int64?
     private var currentRun: Int64 = 0
+    /// The next sample starts a new continuity run whatever its gap (`startNewRun`).
+    private var newRunPending = false
     private var lastStepTime: Int64?
     private var lastFloorTime: Int64?
     private var newestPedometerTime: Int64?
@@ -100,15 +102,23 @@ public final class HistoryStore {
         if let first = pendingSamples.first?.time { time = first + ((time - first) + 500) / 1000 * 1000 }
         if let last = lastSampleTime {
             guard time > last else { droppedAccelerometerSamples += 1; return }
-            if time - last > 2 * configuration.accelerometerPeriodNanoseconds { currentRun = time }
+            if newRunPending || time - last > 2 * configuration.accelerometerPeriodNanoseconds { currentRun = time }
         } else {
             currentRun = time
         }
+        newRunPending = false
         if pendingSamples.isEmpty { pendingSamplesRun = currentRun }
         lastSampleTime = time
         pendingSamples.append(AccelerometerCodec.Quantized(
             time: time, axes: (AccelerometerCodec.quantize(sample.x), AccelerometerCodec.quantize(sample.y), AccelerometerCodec.quantize(sample.z))))
     }
+
+    /// The next accelerometer sample starts a new continuity run, however soon it follows the
+    /// last one: the source restarted (a new daemon's engine), so the samples on either side
+    /// are not one stream even when the break was shorter than two periods. Without this, a
+    /// reopened store continues the run its log ends with when the gap allows (a writer that
+    /// resumes the same stream).
+    public func startNewRun() { newRunPending = true }
 
     /// Buffers one pedometer output (steps and floors; events are not history), booked as
     /// `PedometerHistory.append` books it.

@@ -135,7 +135,7 @@ package final class ActivityCore: DaemonOrBoardCore, Sendable {
                     for update in updates { subscription.deliver(.update(DaemonSamples.activityUpdate(update))) }
                 case .ended(let error):
                     subscription.deliver(.failed(DaemonBackend.error(error, doing: "Activity updates from motiond")))
-                case .samples, .dropped, .interrupted, .resumed:
+                case .samples, .dropped, .interrupted, .resumed, .batch, .droppedBatches:
                     break
                 }
             }

@@ -27,6 +27,9 @@ package final class BatchClient<Element: Sendable>: Sendable {
     /// replace the latest one instead of queueing, so nothing is dropped for not reading.
     private let pull: Bool
     private let latest = Mutex<[Element]?>(nil)
+    /// Where batches go instead of the queue (motiond's client outboxes, which bound and count
+    /// on their own), called on the engine thread.
+    private let sink: (@Sendable (BatchClient<Element>, [Element]) -> Void)?
 
     /// - Parameter pull: keep only the latest batch (`latestBatch`) instead of a queue.
     package init(frequencyHertz: Int, queueCapacity: Int, pull: Bool = false) {
@@ -34,6 +37,18 @@ package final class BatchClient<Element: Sendable>: Sendable {
         self.frequencyHertz = frequencyHertz
         queue = BatchQueue(capacity: queueCapacity)
         self.pull = pull
+        sink = nil
+    }
+
+    /// A client whose batches go to `sink` on the engine thread (it must not wait), not to a
+    /// queue: how motiond hands each batch (with the client, for its FIFO loss counts) to a
+    /// connection's bounded outbox.
+    package init(frequencyHertz: Int, sink: @escaping @Sendable (BatchClient<Element>, [Element]) -> Void) {
+        id = batchClientIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        self.frequencyHertz = frequencyHertz
+        queue = BatchQueue(capacity: 1)
+        pull = false
+        self.sink = sink
     }
 
     /// A pull client's latest batch (nil before the first, and for a queueing client).
@@ -53,15 +68,18 @@ package final class BatchClient<Element: Sendable>: Sendable {
     package var isLive: Bool { live.load(ordering: .acquiring) }
 
     /// Stops deliveries at once and ends the queue (the client reads what is queued, then the end).
-    func cancel(_ error: MotionManagerError? = nil) {
+    package func cancel(_ error: MotionManagerError? = nil) {
         live.store(false, ordering: .releasing)
         queue.end(error)
     }
 
     /// Hands a full batch to the queue, or counts it dropped.
-    func deliver(_ batch: [Element]) {
+    package func deliver(_ batch: [Element]) {
         guard isLive else { return }
-        if pull {
+        if let sink {
+            sink(self, batch)
+            delivered.wrappingAdd(batch.count, ordering: .relaxed)
+        } else if pull {
             latest.withLock { $0 = batch }
             delivered.wrappingAdd(batch.count, ordering: .relaxed)
         } else if queue.push(batch) {
@@ -73,6 +91,17 @@ package final class BatchClient<Element: Sendable>: Sendable {
 
     func countFIFODrop(samples: Int) { fifoDropped.wrappingAdd(samples, ordering: .relaxed) }
     func countOverflows(_ count: Int) { overflows.wrappingAdd(count, ordering: .relaxed) }
+
+    /// Samples of whole batches the source dropped before they reached the queue (motiond's
+    /// outbox for a client that did not read in time, or the batches of a daemon restart):
+    /// counted with the queue's own, as the consumer fell behind either way.
+    func countSourceDrop(samples: Int) { queueDropped.wrappingAdd(samples, ordering: .relaxed) }
+
+    /// The FIFO loss totals of the client's life, as its source (motiond) reports them.
+    func setFIFOTotals(missingSamples: Int, overflows: Int) {
+        fifoDropped.store(missingSamples, ordering: .relaxed)
+        self.overflows.store(overflows, ordering: .relaxed)
+    }
 }
 
 private let batchClientIDs = Atomic<Int>(0)

@@ -1,4 +1,6 @@
 package import MotionAlgorithms
+package import MotionDaemonClient
+import MotionDaemonProtocol
 package import MotionEngine
 import Synchronization
 
@@ -7,17 +9,28 @@ import Synchronization
 /// after it stops so that its counts stay readable. `CMBatchedSensorManager` (the Swift API) and
 /// `ocm_batched_sensor_manager` (the C API) both wrap one; neither needs Foundation here.
 ///
+/// When motiond serves the board (`DaemonBackend`'s rule, the other managers'), the daemon runs
+/// the batched client on its engine and sends each batch (`DaemonBatches`); the queue, the
+/// handler thread and the counts here work the same either way.
+///
 /// Thread-safe: every member may be used from any thread. Its deinit stops both streams.
-package final class BatchedCore: Sendable {
-    /// The board file, resolved (absolute).
+package final class BatchedCore: DaemonOrBoardCore, Sendable {
+    /// The board file, resolved (absolute); motiond's board file when the daemon serves it.
     package let boardPath: String
+    /// Nil when motiond serves the board (`daemon`) or the board file could not be loaded.
     package let board: LiveBoard?
+    /// The connection to motiond when it serves this manager (`DaemonBackend`'s rule).
+    package let daemon: DaemonClient?
     /// Why the board file could not be loaded (nothing is then supported).
     package let boardError: MotionManagerError?
     /// The loader's own error, for the C API's status codes.
     package let boardFailure: EngineError?
-    /// The board's FIFO IMU at its highest rate; nil: no batched sensors on this board.
+    /// The board's FIFO IMU at its highest rate; nil: no batched sensors on this board, or it
+    /// runs in motiond (`rates`).
     package let fifo: HighRateFIFO?
+    /// The batched accelerometer's and device motion's rates, Hz (0: not supported), from the
+    /// board file in-process or from motiond's welcome.
+    private let rates: (accelerometer: Int, deviceMotion: Int)
     /// Batches a client's queue holds before new ones are dropped: 4 s of data.
     package static let defaultQueueCapacity = 4
 
@@ -39,29 +52,34 @@ package final class BatchedCore: Sendable {
     /// `boards/sim-gy-521.board`: a simulated MPU-6050 read through its FIFO.
     package static var defaultBoardPath: String { BoardDescription.boardsFolder + "/sim-gy-521.board" }
 
-    package init(board: String) {
-        let load = BoardFileLoad(board)
-        (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
-        fifo = load.board.flatMap { HighRateFIFO(board: $0.description) }
+    /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does), or of the
+    /// system's board when nil (motiond's when it runs: `DaemonBackend`; else `defaultBoardPath`).
+    package init(board: String?, daemonSocket: String? = nil) {
+        (daemon, self.board, boardPath, boardError, boardFailure) = DaemonBackend.source(board: board, daemonSocket: daemonSocket,
+                                                                                          name: "batched sensor manager",
+                                                                                          defaultBoard: Self.defaultBoardPath)
+        fifo = self.board.flatMap { HighRateFIFO(board: $0.description) }
+        if let daemon {
+            let welcome = daemon.welcome
+            rates = welcome.version >= 3 ? (Int(welcome.accelerometerBatchHertz), Int(welcome.deviceMotionBatchHertz)) : (0, 0)
+        } else {
+            rates = fifo.map { ($0.rateHertz, $0.deviceMotionRateHertz) } ?? (0, 0)
+        }
     }
 
     deinit {
         stopAccelerometer()
         stopDeviceMotion()
-    }
-
-    /// "/…/boards/sim-gy-521.board: \"…\"" or "/…/x.board, not loaded".
-    package var summary: String {
-        boardPath + (board.map { ": \"\($0.description.name)\"" } ?? ", not loaded")
+        daemon?.close()
     }
 
     /// Whether the board has a FIFO IMU (accelerometer and gyroscope: both streams).
-    package var isSupported: Bool { fifo != nil }
+    package var isSupported: Bool { rates.accelerometer > 0 }
 
     /// Accelerometer samples per second (0: not supported).
-    package var accelerometerFrequency: Int { fifo?.rateHertz ?? 0 }
+    package var accelerometerFrequency: Int { rates.accelerometer }
     /// Device-motion samples per second (0: not supported).
-    package var deviceMotionFrequency: Int { fifo?.deviceMotionRateHertz ?? 0 }
+    package var deviceMotionFrequency: Int { rates.deviceMotion }
 
     package var isAccelerometerActive: Bool { state.withLock { $0.accelerometer.running } }
     package var isDeviceMotionActive: Bool { state.withLock { $0.deviceMotion.running } }
@@ -82,31 +100,36 @@ package final class BatchedCore: Sendable {
     @discardableResult
     package func startAccelerometer(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false,
                                     handler: Handler<SensorReading>? = nil) throws(MotionManagerError) -> BatchClient<SensorReading> {
-        try start(\.accelerometer, hertz: \.rateHertz, queueCapacity: queueCapacity, pull: pull, handler: handler, BatchedClient.accelerometer)
+        try start(\.accelerometer, hertz: rates.accelerometer, queueCapacity: queueCapacity, pull: pull, handler: handler,
+                  BatchedClient.accelerometer, DaemonBatches.accelerometer)
     }
 
     @discardableResult
     package func startDeviceMotion(queueCapacity: Int = defaultQueueCapacity, pull: Bool = false,
                                    handler: Handler<DeviceMotion>? = nil) throws(MotionManagerError) -> BatchClient<DeviceMotion> {
-        try start(\.deviceMotion, hertz: \.deviceMotionRateHertz, queueCapacity: queueCapacity, pull: pull, handler: handler,
-                  BatchedClient.deviceMotion)
+        try start(\.deviceMotion, hertz: rates.deviceMotion, queueCapacity: queueCapacity, pull: pull, handler: handler,
+                  BatchedClient.deviceMotion, DaemonBatches.deviceMotion)
     }
 
     /// Stops accelerometer batches: its queue ends after what it holds; once this returns the
     /// engine adds nothing more and (outside the handler) the handler is not running and will
     /// not run again. The client stays for its counts.
-    package func stopAccelerometer() { stop(\.accelerometer, BatchedClient.accelerometer) }
-    package func stopDeviceMotion() { stop(\.deviceMotion, BatchedClient.deviceMotion) }
+    package func stopAccelerometer() { stop(\.accelerometer, BatchedClient.accelerometer, .batchedAccelerometer) }
+    package func stopDeviceMotion() { stop(\.deviceMotion, BatchedClient.deviceMotion, .batchedDeviceMotion) }
 
-    private func start<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, hertz: KeyPath<HighRateFIFO, Int>, queueCapacity: Int,
-                                pull: Bool, handler: Handler<Element>?,
-                                _ wrap: (BatchClient<Element>) -> BatchedClient) throws(MotionManagerError) -> BatchClient<Element> {
-        let (board, fifo) = try checkSupported()
-        stop(slot, wrap)
-        let client = BatchClient<Element>(frequencyHertz: fifo[keyPath: hertz], queueCapacity: queueCapacity, pull: pull)
+    private func start<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, hertz: Int, queueCapacity: Int,
+                                pull: Bool, handler: Handler<Element>?, _ wrap: (BatchClient<Element>) -> BatchedClient,
+                                _ onDaemon: DaemonBatches.Stream<Element>) throws(MotionManagerError) -> BatchClient<Element> {
+        let board = try checkSupported()
+        stop(slot, wrap, onDaemon.wire)
+        let client = BatchClient<Element>(frequencyHertz: hertz, queueCapacity: queueCapacity, pull: pull)
         state.withLock { $0[keyPath: slot] = Slot(client: client, running: true) }
-        do {
-            try board.add(wrap(client))
+        do throws(MotionManagerError) {
+            if let daemon {
+                try DaemonBatches.subscribe(client, onDaemon, on: daemon)
+            } else if let board {
+                try board.add(wrap(client))
+            }
         } catch {
             state.withLock { state in if state[keyPath: slot].client === client { state[keyPath: slot].running = false } }
             throw error
@@ -123,7 +146,8 @@ package final class BatchedCore: Sendable {
         return client
     }
 
-    private func stop<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, _ wrap: (BatchClient<Element>) -> BatchedClient) {
+    private func stop<Element>(_ slot: WritableKeyPath<State, Slot<Element>>, _ wrap: (BatchClient<Element>) -> BatchedClient,
+                               _ wire: WireStream) {
         let (running, delivery) = state.withLock { state -> (BatchClient<Element>?, BatchDeliveryThread<Element>?) in
             defer {
                 state[keyPath: slot].running = false
@@ -131,19 +155,36 @@ package final class BatchedCore: Sendable {
             }
             return (state[keyPath: slot].running ? state[keyPath: slot].client : nil, state[keyPath: slot].delivery)
         }
-        if let running, let board { board.remove(wrap(running)) }
+        if let running {
+            if let board { board.remove(wrap(running)) }
+            if let daemon {
+                daemon.unsubscribe(wire)
+                running.cancel(nil)
+            }
+        }
         delivery?.finish()
     }
 
-    /// The board and its FIFO IMU, or the error Core Motion reports when batches cannot run.
-    private func checkSupported() throws(MotionManagerError) -> (LiveBoard, HighRateFIFO) {
+    /// The in-process board (nil on motiond), or the error Core Motion reports when batches
+    /// cannot run.
+    private func checkSupported() throws(MotionManagerError) -> LiveBoard? {
+        if let daemon {
+            if let error = DaemonBackend.authorizationError(daemon, doing: "Starting batched sensor updates") { throw error }
+            guard isSupported else {
+                let reason = daemon.welcome.version < 3 ? "speaks protocol version \(daemon.welcome.version), which has no batched sensors: update motiond"
+                    : "has no IMU read through a hardware FIFO, which batched sensors need"
+                throw MotionManagerError(.notAvailable, "motiond's board \"\(daemon.welcome.boardName)\" (at \(daemon.path)) \(reason). "
+                                         + "Check `isAccelerometerSupported` before starting.")
+            }
+            return nil
+        }
         guard let board else { throw boardError ?? MotionManagerError(.notAvailable, "The board file \(boardPath) could not be loaded.") }
-        guard let fifo else {
+        guard fifo != nil else {
             throw MotionManagerError(.notAvailable, "The board file \(board.path) (\"\(board.description.name)\") has no IMU read through a "
                                      + "hardware FIFO, which batched sensors need: its chips are \(BoardSensors.chipList(board.description)). "
                                      + "Check `isAccelerometerSupported` before starting, or use a board with an MPU-6050 family chip "
                                      + "(driver = mpu6050, mpu9250) or a BMI160 (driver = bmi160).")
         }
-        return (board, fifo)
+        return board
     }
 }

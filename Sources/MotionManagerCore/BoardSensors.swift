@@ -1,12 +1,12 @@
 import MotionAlgorithms
-import MotionEngine
+package import MotionEngine
 
 /// Which sensors a board's chips give (the engine's chip registry), and the words for advice.
-enum BoardSensors {
+package enum BoardSensors {
     static func channels(of board: BoardDescription) -> Set<SensorChannel> { board.channels }
 
     /// "imu (mpu6050), magnetometer (ak8963)".
-    static func chipList(_ board: BoardDescription) -> String {
+    package static func chipList(_ board: BoardDescription) -> String {
         board.chips.isEmpty ? "none" : board.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", ")
     }
 

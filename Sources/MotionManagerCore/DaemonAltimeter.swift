@@ -29,7 +29,7 @@ enum DaemonAltimeter {
                     continuity.withLock { $0.resume() }
                 case .ended(let error):
                     subscription.deliver(.failed(DaemonBackend.error(error, doing: "\(stream.name) updates from motiond")))
-                case .samples, .dropped, .interrupted:
+                case .samples, .dropped, .interrupted, .batch, .droppedBatches:
                     break  // each update carries the whole altitude: a missed one loses nothing
                 }
             }

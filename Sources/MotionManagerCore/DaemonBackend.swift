@@ -47,11 +47,11 @@ package enum DaemonBackend {
     }
 
     /// What a core runs on, by the rule: motiond (no board: its board file, or its name), or
-    /// `board` (the default board when nil) loaded in-process, with why it could not be.
-    static func source(board: String?, daemonSocket: String?, name: String)
+    /// `board` (`defaultBoard` when nil) loaded in-process, with why it could not be.
+    static func source(board: String?, daemonSocket: String?, name: String, defaultBoard: String = ManagerCore.defaultBoardPath)
         -> (daemon: DaemonClient?, board: LiveBoard?, boardPath: String, boardError: MotionManagerError?, boardFailure: EngineError?) {
         if let (client, path) = connect(board: board, daemonSocket: daemonSocket, name: name) { return (client, nil, path, nil, nil) }
-        let load = BoardFileLoad(board ?? ManagerCore.defaultBoardPath)
+        let load = BoardFileLoad(board ?? defaultBoard)
         return (nil, load.board, load.path, load.error, load.failure)
     }
 

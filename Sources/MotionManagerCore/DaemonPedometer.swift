@@ -19,7 +19,7 @@ enum DaemonPedometer {
                     for event in events { subscription.deliver(.event(DaemonSamples.pedometerEvent(event))) }
                 case .ended(let error):
                     subscription.deliver(.failed(DaemonBackend.error(error, doing: "Pedometer \(stream.name) from motiond")))
-                case .samples, .dropped, .interrupted, .resumed:
+                case .samples, .dropped, .interrupted, .resumed, .batch, .droppedBatches:
                     break  // cumulative updates: the next one carries the totals
                 }
             }

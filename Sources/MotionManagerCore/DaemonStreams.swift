@@ -56,7 +56,7 @@ enum DaemonStreams {
                     for sample in DaemonSamples.motionSamples(batch) { subscription.deliver(.sample(sample)) }
                 case .dropped(let count, _):
                     store.countDrops(stream, Int(clamping: count))
-                case .interrupted:
+                case .interrupted, .batch, .droppedBatches:
                     break
                 case .resumed(let gap):
                     store.countDrops(stream, Int((gap / interval).rounded(.down)))

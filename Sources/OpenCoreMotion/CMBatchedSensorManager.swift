@@ -13,6 +13,13 @@ import MotionEngine
 /// N, what they got at the board file's rate. Starting the first batched stream and stopping the
 /// last re-initialises the IMU (a simulated board starts its recording over).
 ///
+/// Without a board file (or with motiond's own), the manager uses motiond when it runs, as
+/// `CMMotionManager` does: the daemon switches its board's IMU to the FIFO's rate for the first
+/// batched client (its other clients, the pedometer, activity and the sensor recorder's 50 Hz
+/// history go on unchanged) and sends each batch; the queue, the counts and the handlers here
+/// behave the same. A daemon restart loses the samples of the break (counted in `fifo`) and the
+/// stream resumes by itself.
+///
 /// Nothing is lost silently: a consumer that falls `queueCapacity` batches behind loses whole
 /// batches, counted in `accelerometerDrops` / `deviceMotionDrops` with the samples missing
 /// between FIFO reads and the FIFO overflows; the engine never waits for a consumer.
@@ -25,22 +32,35 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
     /// Why the board file could not be loaded (then nothing is supported).
     public let boardError: CMError?
 
-    /// `boards/sim-gy-521.board` of this checkout: a simulated MPU-6050 read through its FIFO.
+    /// `boards/sim-gy-521.board` of this checkout: a simulated MPU-6050 read through its FIFO,
+    /// the board in-process when none is given and motiond does not run.
     public static var defaultBoardPath: String { BatchedCore.defaultBoardPath }
 
-    /// A manager of the board file at `board` (found as `CMMotionManager(board:)` finds it).
-    public init(board: String = CMBatchedSensorManager.defaultBoardPath) {
-        core = BatchedCore(board: board)
+    /// A manager of the board file at `board` (found as `CMMotionManager(board:)` finds it), or
+    /// of the system's board when nil: motiond's when it answers, else `defaultBoardPath`
+    /// in-process. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
+    public init(board: String? = nil, daemonSocket: String? = nil) {
+        core = BatchedCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
         boardError = core.boardError.map(CMError.init)
     }
 
     public var description: String { "CMBatchedSensorManager(\(core.summary))" }
 
+    /// Whether motiond serves this manager (`DaemonBackend`'s rule: no board file given, or the
+    /// daemon's own; `OPENCOREMOTION_NO_DAEMON=1` never) rather than the in-process engine.
+    public var isUsingDaemon: Bool { core.daemon != nil }
+    /// "via motiond at /run/opencoremotion/motiond.sock" or "in-process engine".
+    public var backendDescription: String { core.backend.summary }
+    /// Each break of the connection to motiond so far, in seconds from the break to the
+    /// re-subscription: the samples of each are counted in the drops' `fifo`.
+    public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
+
     // MARK: Support and rates
 
-    /// Core Motion's class property: whether the default board (`defaultBoardPath`) has an IMU
-    /// read through a hardware FIFO. A manager of another board says its own.
+    /// Core Motion's class property: whether the system's board (motiond's when it runs, else
+    /// `defaultBoardPath`) has an IMU read through a hardware FIFO. A manager of another board
+    /// says its own.
     public static var isAccelerometerSupported: Bool { CMBatchedSensorManager().isAccelerometerSupported }
     public static var isDeviceMotionSupported: Bool { CMBatchedSensorManager().isDeviceMotionSupported }
 

@@ -52,7 +52,7 @@ private func isStream(_ stream: ocm_batched_stream) -> Bool {
 public func ocm_batched_sensor_manager_open(_ boardPath: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ocm_status {
     guard let out else { return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_batched_sensor_manager_open: out is NULL") }
     out.pointee = nil
-    let manager = BatchedCore(board: boardPath.map { String(cString: $0) } ?? BatchedCore.defaultBoardPath)
+    let manager = BatchedCore(board: boardPath.map { String(cString: $0) })
     if let failure = manager.boardFailure { return fail(status(forLoading: failure), failure.description) }
     out.pointee = OpaquePointer(BatchedSensorManagerHandle.registry.register(BatchedSensorManagerHandle(manager: manager)))
     return OCM_STATUS_OK
@@ -69,6 +69,11 @@ public func ocm_batched_sensor_manager_close(_ manager: OpaquePointer?) {
 @c @implementation
 public func ocm_batched_sensor_manager_is_supported(_ manager: OpaquePointer?) -> Int32 {
     handle(manager)?.manager.isSupported == true ? 1 : 0
+}
+
+@c @implementation
+public func ocm_batched_sensor_manager_uses_daemon(_ manager: OpaquePointer?) -> Int32 {
+    handle(manager)?.manager.daemon != nil ? 1 : 0
 }
 
 @c @implementation

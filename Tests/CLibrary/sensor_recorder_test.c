@@ -3,7 +3,8 @@
  * temporary socket with the simulated walker): recording, samples at 50 Hz in g with one
  * continuity identifier, argument and handle errors; a pedometer opened with NULL uses the
  * daemon (and its history), so does an altimeter (its relative altitude from the daemon's
- * stage); another board file or OPENCOREMOTION_NO_DAEMON=1 the in-process engine. Built and run by tools/test-c-library.sh with motiond's path and a scratch folder. */
+ * stage), and so do batched sensors (the walker's BMI160 at 1600 Hz); another board file or
+ * OPENCOREMOTION_NO_DAEMON=1 the in-process engine. Built and run by tools/test-c-library.sh with motiond's path and a scratch folder. */
 #define _POSIX_C_SOURCE 200809L
 #include <opencoremotion.h>
 #include <signal.h>
@@ -19,6 +20,23 @@
 #include "test_clock.h"
 
 extern char **environ;
+
+/* What the batched accelerometer callback saw (its delivery thread writes; read after stop, which joins it). */
+typedef struct batch_seen {
+    int batches;
+    long samples;
+    long off_period; /* consecutive timestamps not exactly 625 µs apart */
+} batch_seen;
+
+static void on_batch(const ocm_accelerometer_data *samples, size_t count, ocm_status status, void *user_data) {
+    batch_seen *seen = user_data;
+    if (status != OCM_STATUS_OK || !samples) return;
+    seen->batches++;
+    seen->samples += (long)count;
+    for (size_t index = 1; index < count; index++) {
+        if (samples[index].timestamp_ns - samples[index - 1].timestamp_ns != 625000) seen->off_period++;
+    }
+}
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -122,12 +140,33 @@ int main(int argc, char **argv) {
           "first relative update through motiond: %d, %.3f m, %.3f kPa", latest, altitude.relative_altitude_m, altitude.pressure_kpa);
     ocm_altimeter_close(altimeter);
     CHECK(ocm_altimeter_uses_daemon(NULL) == 0, "NULL altimeter");
+    /* Batched sensors too: the daemon switches the walker's BMI160 to its FIFO's 1600 Hz and
+     * sends a second of samples a batch, each 625 µs after the one before. */
+    ocm_batched_sensor_manager *batched = NULL;
+    CHECK(ocm_batched_sensor_manager_open(NULL, &batched) == OCM_STATUS_OK && ocm_batched_sensor_manager_uses_daemon(batched) == 1,
+          "batched sensors on motiond: %s", ocm_last_error_message());
+    CHECK(ocm_batched_sensor_manager_is_supported(batched) == 1 && ocm_batched_sensor_manager_frequency(batched, OCM_BATCHED_ACCELEROMETER) == 1600
+          && ocm_batched_sensor_manager_frequency(batched, OCM_BATCHED_DEVICE_MOTION) == 200, "the daemon's FIFO rates");
+    batch_seen seen = {0, 0, 0};
+    CHECK(ocm_batched_sensor_manager_start_accelerometer(batched, on_batch, &seen) == OCM_STATUS_OK, "start: %s", ocm_last_error_message());
+    for (int tries = 0; tries < 100 && ocm_batched_sensor_manager_is_active(batched, OCM_BATCHED_ACCELEROMETER) && seen.batches < 2; tries++) sleep_ms(50);
+    CHECK(ocm_batched_sensor_manager_stop(batched, OCM_BATCHED_ACCELEROMETER) == OCM_STATUS_OK, "stop");
+    CHECK(seen.batches >= 2 && seen.samples == 1600L * seen.batches && seen.off_period == 0,
+          "%d batches of 1600 samples 625 µs apart: %ld samples, %ld off-period steps", seen.batches, seen.samples, seen.off_period);
+    ocm_batch_drops drops;
+    CHECK(ocm_batched_sensor_manager_drops(batched, OCM_BATCHED_ACCELEROMETER, &drops) == OCM_STATUS_OK && drops.queue_full_samples == 0
+          && drops.fifo_samples == 0 && drops.delivered_samples == (uint64_t)seen.samples, "nothing dropped");
+    ocm_batched_sensor_manager_close(batched);
+    CHECK(ocm_batched_sensor_manager_uses_daemon(NULL) == 0, "NULL batched manager");
     setenv("OPENCOREMOTION_NO_DAEMON", "1", 1);
     ocm_activity_manager *activity = NULL;
     CHECK(ocm_activity_manager_open(NULL, &activity) == OCM_STATUS_OK && ocm_activity_manager_uses_daemon(activity) == 0, "forced in-process");
     ocm_activity_manager_close(activity);
     CHECK(ocm_altimeter_open(NULL, &altimeter) == OCM_STATUS_OK && ocm_altimeter_uses_daemon(altimeter) == 0, "altimeter forced in-process");
     ocm_altimeter_close(altimeter);
+    CHECK(ocm_batched_sensor_manager_open(NULL, &batched) == OCM_STATUS_OK && ocm_batched_sensor_manager_uses_daemon(batched) == 0,
+          "batched sensors forced in-process");
+    ocm_batched_sensor_manager_close(batched);
     CHECK(ocm_pedometer_uses_daemon(NULL) == 0, "NULL handle");
 
     kill(daemon, SIGTERM);

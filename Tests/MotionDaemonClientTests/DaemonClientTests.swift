@@ -27,7 +27,7 @@ import Testing
         try client.subscribe(.accelerometer, interval: 0.02) { delivery in
             switch delivery {
             case .samples(.vectors(_, let samples)): for sample in samples { times.append(sample.time) }
-            case .samples: break
+            case .samples, .batch, .droppedBatches: break
             case .dropped(let count, _): notices.append("dropped \(count)")
             case .interrupted: notices.append("interrupted")
             case .resumed(let gap): notices.append("resumed \(gap)")

@@ -4,8 +4,9 @@ import MotionDaemonProtocol
 import Testing
 
 /// A client of this release and a motiond of an older one (protocol version 1, which refuses
-/// other versions): the client says hello again in version 1 and keeps everything version 1
-/// has, and asks for no altitude (which would break the connection there).
+/// other versions): the client says hello again in each older version until version 1 is
+/// welcome, keeps everything version 1 has, and asks for no altitude (which would break the
+/// connection there).
 @Suite struct OlderDaemonTests {
     /// A stand-in for a version 1 motiond on `path`: refuses any hello but version 1 with
     /// `unsupportedVersion` (as that release does) and welcomes version 1; serves `connections`
@@ -53,7 +54,7 @@ import Testing
     @Test func aVersion1DaemonIsSpokenToInVersion1AndAskedForNoAltitude() throws {
         let path = "/tmp/ocm-old-daemon-\(getpid())-\(UInt16.random(in: 0...UInt16.max)).sock"
         defer { unlink(path) }
-        _ = try Self.serveAsVersion1(path: path, connections: 2)
+        _ = try Self.serveAsVersion1(path: path, connections: 3)  // hellos in versions 3 and 2 refused, then 1
         let client = try DaemonClient(path: path, name: "new client", reconnectLimitSeconds: 0.2)
         defer { client.close() }
         #expect(client.welcome.version == 1 && client.welcome.boardName == "old board")

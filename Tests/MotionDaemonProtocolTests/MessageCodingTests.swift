@@ -29,6 +29,7 @@ import Testing
             .recordAccelerometer(request: 6, duration: 43_200),
             .status(request: 0xFFFF_FFFF),
             .subscribeAltitude(request: 7, stream: .absoluteAltitude, seaLevelPressure: 101.32, uncertainty: 0.1),
+            .subscribe(request: 8, stream: .batchedDeviceMotion, interval: 0, from: 0, frame: 0),
         ]
         for message in messages {
             #expect(try ClientMessage(Self.roundTrip(message.frame)) == message)
@@ -60,6 +61,15 @@ import Testing
             .recording(request: 12, until: 2e9),
             .status(request: 13, Self.status),
             .error(request: 0, code: .unauthorized, message: "no", advice: "join group motion"),
+            .welcome(.init(version: 3, daemonVersion: "1.0", boardName: "GY-521", sensors: [.accelerometer, .gyroscope], authorization: .authorized,
+                           historyAllowed: true, clockOffset: 1.7e9, accelerometerBatchHertz: 1000, deviceMotionBatchHertz: 200)),
+            .welcome(.init(version: 2, daemonVersion: "1.0", boardName: "GY-521", sensors: [.accelerometer], authorization: .denied,
+                           historyAllowed: true, clockOffset: 1.7e9)),
+            .batch(SensorBatch(sequence: 7, rateHertz: 1600, fifoMissingSamples: 3, fifoOverflows: 1, baseTimeNanoseconds: 1_700_000_000_123_456_789,
+                               samples: .accelerometer([VectorSample(time: 0, x: 0, y: 0, z: -1), VectorSample(time: 0.000625, x: 0.5, y: 0, z: -1)]))),
+            .batch(SensorBatch(sequence: 0, rateHertz: 200, fifoMissingSamples: 0, fifoOverflows: 0, baseTimeNanoseconds: -1,
+                               samples: .deviceMotion([motion, motion]))),
+            .droppedBatches(BatchDrops(stream: .batchedDeviceMotion, batches: 2, samples: 400, totalBatches: 5, totalSamples: 1000)),
         ]
         for message in messages {
             #expect(try DaemonMessage(Self.roundTrip(message.frame)) == message)
@@ -87,6 +97,32 @@ import Testing
                 + [0, 0, 0, 0, 0, 0, 0xF0, 0xBF] + [0, 0, 0, 0, 0, 0, 0xE0, 0x3F] + [0, 0, 0, 0, 0, 0, 0xD0, 0x3F])
         // A version 1 stream byte list ends at 6: a batch of stream 9 is an error, not a guess.
         #expect(throws: ProtocolError.self) { try DaemonMessage(Frame(type: 0x83, body: [0x09, 0, 0, 0, 0])) }
+    }
+
+    /// PROTOCOL.md's version 3 examples, byte for byte: subscribing to a batched stream, a batch
+    /// of one sample and a drop notice; a welcome to a version 2 client has version 2's bytes.
+    @Test func batchedMessagesAreTheDocumentedBytes() throws {
+        let subscribe = ClientMessage.subscribe(request: 4, stream: .batchedAccelerometer, interval: 0, from: 0, frame: 0).frame.bytes
+        #expect(subscribe == [0x17, 0, 0, 0, 0x02, 0x04, 0, 0, 0, 0x09] + [UInt8](repeating: 0, count: 17))
+        let batch = DaemonMessage.batch(SensorBatch(sequence: 5, rateHertz: 1000, fifoMissingSamples: 0, fifoOverflows: 0, baseTimeNanoseconds: 0x1796_0000_0000_0000,
+                                                    samples: .accelerometer([VectorSample(time: 2, x: 0, y: 0, z: -1)]))).frame.bytes
+        #expect(batch == [0x44, 0, 0, 0, 0x8A, 0x09, 0x05, 0, 0, 0, 0xE8, 0x03] + [UInt8](repeating: 0, count: 16)
+                + [0, 0, 0, 0, 0, 0, 0x96, 0x17] + [0x01, 0, 0, 0]
+                + [0, 0, 0, 0, 0, 0, 0x00, 0x40] + [UInt8](repeating: 0, count: 16) + [0, 0, 0, 0, 0, 0, 0xF0, 0xBF])
+        let drops = DaemonMessage.droppedBatches(BatchDrops(stream: .batchedAccelerometer, batches: 2, samples: 2000, totalBatches: 7,
+                                                            totalSamples: 7000)).frame.bytes
+        #expect(drops == [0x22, 0, 0, 0, 0x8B, 0x09, 0x02, 0, 0, 0, 0, 0, 0, 0, 0xD0, 0x07, 0, 0, 0, 0, 0, 0,
+                          0x07, 0, 0, 0, 0, 0, 0, 0, 0x58, 0x1B, 0, 0, 0, 0, 0, 0])
+        // The welcome a version 1 or 2 client gets has no batch rates: its decoder reads it to the end.
+        #expect(Framing.welcomeVersion(forClient: 1) == 2 && Framing.welcomeVersion(forClient: 2) == 2 && Framing.welcomeVersion(forClient: 3) == 3)
+        let old = DaemonMessage.welcome(.init(version: 2, daemonVersion: "", boardName: "", sensors: [], authorization: .authorized,
+                                              historyAllowed: true, clockOffset: 0, accelerometerBatchHertz: 1000, deviceMotionBatchHertz: 200))
+        #expect(old.frame.body.count == 4 + 2 + 2 + 2 + 3 + 8)
+        // Batched streams never come as samples, and a batch never names another stream.
+        #expect(throws: ProtocolError.self) { try DaemonMessage(Frame(type: 0x83, body: [0x09, 0, 0, 0, 0])) }
+        var wrongStream = batch
+        wrongStream[5] = 0x00
+        #expect(throws: ProtocolError.self) { try DaemonMessage(Self.roundTrip(Frame(type: wrongStream[4], body: Array(wrongStream[5...])))) }
     }
 
     @Test func malformedBodiesAreErrorsThatSayWhat() {

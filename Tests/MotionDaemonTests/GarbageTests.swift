@@ -63,10 +63,11 @@ import Testing
             #expect(request == 0 && !advice.isEmpty, "\(name)")
             #expect(code == (name == "other version" ? .unsupportedVersion : .badRequest), "\(name): \(code) \(message)")
         }
-        // Version 2 only adds (the altitude streams): a version 1 client is still welcome.
+        // Versions 2 and 3 only add (the altitude, then the batched streams): a version 1 client
+        // is still welcome, with version 2's welcome (no batch rates), which it reads to the end.
         let old = try Self.onlyMessage(Self.exchange(ClientMessage.hello(version: 1, name: "version 1").frame.bytes, socket: daemon.socket, hangUp: true))
         guard case .welcome(let welcome) = old else { throw DaemonTestError("a version 1 hello was answered \(String(describing: old))") }
-        #expect(welcome.version == Framing.version && Framing.version == 2)
+        #expect(welcome.version == 2 && Framing.version == 3)
         // A client that hangs up mid-frame costs nothing either.
         _ = try? Self.exchange(Array(ClientMessage.hello(version: 1, name: "half").frame.bytes.prefix(7)), socket: daemon.socket, hangUp: true)
         #expect(daemon.isRunning)

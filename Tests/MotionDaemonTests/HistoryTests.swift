@@ -29,8 +29,7 @@ import Testing
             do { _ = try before.receive() } catch { closed = error }
         }
         #expect(closed?.message.contains("closed") == true, "\(String(describing: closed))")
-        // A restart as systemd makes it (RestartSec=2): a gap of more than two periods. (A
-        // restart well under a second can continue the old run; see the closing note.)
+        // A restart as systemd makes it (RestartSec=2); QuickRestartTests restarts at once.
         usleep(2_000_000)
         try daemon.start()
         let after = try daemon.connect("after")

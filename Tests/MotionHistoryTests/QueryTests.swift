@@ -134,4 +134,23 @@ import Testing
         let middle = try store.accelerometerSamples(from: times[600], to: times[700])
         #expect(middle.count == 100 && middle.allSatisfy { $0.runIdentifier == samples[500].sample.timeNanoseconds })
     }
+
+    /// `startNewRun` (a restarted source): the next sample starts a new continuity run even one
+    /// period after the last, across a reopen of the store too; a sample dropped as out of
+    /// order does not use it up.
+    @Test func aRestartedSourceStartsANewRunHoweverShortItsBreak() throws {
+        let temporary = TemporaryHistory("new-run")
+        defer { temporary.remove() }
+        var store = try temporary.open()
+        for index in 0..<10 { store.append(AccelerometerSample(timeNanoseconds: Int64(index) * 20_000_000, x: 0, y: 0, z: -1)) }
+        try store.close()
+        store = try temporary.open()
+        store.startNewRun()
+        store.append(AccelerometerSample(timeNanoseconds: 9 * 20_000_000, x: 0, y: 0, z: -1))  // not after the last: dropped
+        for index in 10..<20 { store.append(AccelerometerSample(timeNanoseconds: Int64(index) * 20_000_000, x: 0, y: 0, z: -1)) }
+        try store.commit()
+        let runs = try store.accelerometerSamples(from: 0, to: .max).map(\.runIdentifier)
+        #expect(store.droppedAccelerometerSamples == 1)
+        #expect(runs == Array(repeating: 0, count: 10) + Array(repeating: 200_000_000, count: 10), "\(runs)")
+    }
 }

@@ -84,6 +84,8 @@ struct StreamFromDaemon {
             }
         case .dropped(let count, let total):
             print("motiond dropped \(count) updates this terminal did not read in time (\(total) in all)")
+        case .batch, .droppedBatches:
+            break  // motionctl stream asks for no batched stream
         case .interrupted(let error):
             print("motiond went away (\(error.message)); reconnecting…")
         case .resumed(let gap):

@@ -947,9 +947,11 @@ typedef void (*ocm_device_motion_batch_callback)(const ocm_device_motion_data *s
                                                  void *user_data);
 
 /**
- * Opens a board for batched sensors; reads the board file only.
- * @param board_path  a board file, as for ocm_motion_manager_open(); NULL for the simulated
- *                    GY-521 (boards/sim-gy-521.board: an MPU-6050 read through its FIFO).
+ * Opens a board for batched sensors; in-process, reads the board file only.
+ * @param board_path  a board file, as for ocm_motion_manager_open(); NULL for the system's
+ *                    board: motiond's when it answers (the daemon switches its IMU to the FIFO's
+ *                    rate while batched clients run, its other clients unchanged), else the
+ *                    simulated GY-521 (boards/sim-gy-521.board: an MPU-6050 read through its FIFO).
  * @return as ocm_motion_manager_open().
  */
 OCM_WARN_UNUSED_RESULT
@@ -960,6 +962,10 @@ void ocm_batched_sensor_manager_close(ocm_batched_sensor_manager *manager);
 
 /** 1 if the board has an IMU read through a hardware FIFO (both streams), else 0. */
 int ocm_batched_sensor_manager_is_supported(const ocm_batched_sensor_manager *manager);
+
+/** 1 if motiond serves this manager (opened with NULL or the daemon's own board file while
+ *  motiond answers), 0 for the in-process engine (also for an invalid handle). */
+int ocm_batched_sensor_manager_uses_daemon(const ocm_batched_sensor_manager *manager);
 
 /** Samples per second of `stream` (and per batch): 1000 or 1600 for the accelerometer, 200 for
  *  device motion; 0 when not supported or for an invalid handle or stream. */
