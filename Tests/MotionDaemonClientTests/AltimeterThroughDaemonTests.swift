@@ -61,10 +61,11 @@ import Testing
         }
         // The same stage on the same simulated readings: pressures within 0.05 kPa (≈ 4 m; the
         // two runs start at different points of the recording), the same accuracy from the same
-        // reference, altitudes within the pressures' difference.
+        // reference (to 1 cm: it scales with the standard atmosphere's temperature at the
+        // altitude, 0.2 % per 100 m), altitudes within the pressures' difference.
         if let d = daemonAbsolute.all.last, let l = localAbsolute.all.last, let dp = daemonRelative.all.last, let lp = localRelative.all.last {
             #expect(abs(dp.pressure.doubleValue - lp.pressure.doubleValue) < 0.05, "\(dp.pressure) vs \(lp.pressure) kPa")
-            #expect(abs(d.accuracy - l.accuracy) < 1e-6 && d.accuracy > 0, "\(d.accuracy) vs \(l.accuracy) m")
+            #expect(abs(d.accuracy - l.accuracy) < 0.01 && d.accuracy > 0, "\(d.accuracy) vs \(l.accuracy) m")
             #expect(abs(d.altitude - l.altitude) < 5 && abs(d.precision - l.precision) < 0.5, "\(d) vs \(l)")
             print("absolute: daemon \(d), in-process \(l)")
         }
