@@ -8,6 +8,11 @@ import Testing
     /// `seconds` of a device whose vertical specific force is g + `amplitude` sin(2π f t)
     /// (a step per cycle) plus a little seeded noise, sampled at 100 Hz; returns credited times.
     static func run(seconds: Double, stepFrequency: Double, amplitude: Double, noise: Double = 0.05) -> [Int64] {
+        run(seconds: seconds, stepFrequency: stepFrequency, amplitude: { _ in amplitude }, noise: noise)
+    }
+
+    /// As above with the amplitude (m/s²) of step n (0, 1, …).
+    static func run(seconds: Double, stepFrequency: Double, amplitude: (Int) -> Double, noise: Double = 0.05) -> [Int64] {
         var detector = StepDetector()
         var steps: [Int64] = []
         var seed: UInt64 = 12345
@@ -17,7 +22,7 @@ import Testing
         }
         for index in 0..<Int(seconds * 100) {
             let t = Double(index) / 100
-            let vertical = 9.81 + amplitude * sin(2 * .pi * stepFrequency * t) + noise * random()
+            let vertical = 9.81 + amplitude(Int(stepFrequency * t)) * sin(2 * .pi * stepFrequency * t) + noise * random()
             let acceleration = FusionVector(x: Q32_32(noise * random()), y: Q32_32(0.3 + noise * random()), z: Q32_32(vertical))
             detector.update(acceleration: acceleration, timeNanoseconds: Int64(index) * 10_000_000) { output in
                 if case .step(let time) = output { steps.append(time) }
@@ -33,6 +38,26 @@ import Testing
         #expect(steps.first.map { $0 < 600_000_000 } == true, "the bout is credited from its first step: \(steps.first ?? -1)")
         let intervals = zip(steps, steps.dropFirst()).map { Double($1 - $0) / 1e9 }
         #expect(intervals.allSatisfy { abs($0 - 1 / 1.8) < 0.05 }, "\(intervals)")
+    }
+
+    @Test func weakStepsInsideAWalkAreCreditedWhereTheyFell() {
+        // 1.8 steps/s for 20 s, steps 15 and 16 ten times weaker than the rest (a U-turn): not
+        // candidates, but the two-interval gap they leave on a steady rhythm is filled in.
+        let steps = Self.run(seconds: 20, stepFrequency: 1.8, amplitude: { $0 == 15 || $0 == 16 ? 0.25 : 2.5 })
+        #expect(abs(steps.count - 36) <= 1, "\(steps.count) steps")
+        let peaks = [15.25, 16.25].map { Int64($0 / 1.8 * 1e9) }  // each cycle's peak, ns
+        for peak in peaks {
+            #expect(steps.contains { abs($0 - peak) < 100_000_000 }, "a step near \(Double(peak) / 1e9) s: \(steps)")
+        }
+    }
+
+    @Test func aWalkEndsWithItsClosingStep() {
+        // 18 steps at 1.8 steps/s fading over the last two (as a walker slows), then a closing
+        // step too weak to see (0.05 m/s²), then still: 19.
+        let steps = Self.run(seconds: 16, stepFrequency: 1.8, amplitude: { [2.5, 1.2, 0.05][max(0, min($0 - 16, 2))] * ($0 < 19 ? 1 : 0) })
+        #expect(steps.count == 19, "\(steps.count) steps")
+        let closing = Int64(18.25 / 1.8 * 1e9)
+        #expect(steps.last.map { abs($0 - closing) < 100_000_000 } == true, "closing step at \(Double(steps.last ?? 0) / 1e9) s")
     }
 
     @Test func runningIsCountedToo() {
