@@ -41,9 +41,10 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     private let updateInterval: Scalar
     private var sinceUpdate = Scalar.zero
     private let thresholds: (high: Scalar, medium: Scalar, low: Scalar)
-    /// Variance per equation, µT²: both samples' noise and the attitude's error over a short
-    /// pair (2 × (2 µT)²), …
-    private static var pairVariance: Scalar { Scalar(Q32_32(integer: 8)) }
+    /// Variance per equation, µT²: both samples' noise (2 × (1 µT)²: phones' and boards'
+    /// magnetometers read 0.3–1 µT rms; the gyroscope's relative rotation over a short pair adds
+    /// far less), …
+    private static var pairVariance: Scalar { Scalar(Q32_32(integer: 2)) }
     /// … plus the heading drift over the pair, which grows with its length: 5 °/s over t
     /// seconds turns a 40 µT field by 3.5 t µT, so (32 t²) µT² (5.7 µT at t = 1 s).
     private static var pairDriftVariance: Scalar { Scalar(Q32_32(integer: 32)) }
