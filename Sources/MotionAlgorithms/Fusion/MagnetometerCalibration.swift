@@ -63,11 +63,18 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// made the heading worse than rejecting it).
     private static var significantOffsetSquared: Scalar { Scalar(Q32_32(integer: 16_900)) }
     /// The offset is applied once its two horizontal components (reference frame, the ones the
-    /// heading depends on) are known to 100 µT² together (7 µT each, 1σ): against a 300 µT
-    /// error, 7 µT at a 20 µT horizontal field is a heading the magnetometer's correction
-    /// refines as the estimate improves, within seconds of motion, where waiting for all three
-    /// axes to 1 µT took 10–60 s on the phones, and never came for a phone held flat.
-    private static var applicableHorizontalVariance: Scalar { Scalar(Q32_32(integer: 100)) }
+    /// heading depends on) are known to 400 µT² together (14 µT each, 1σ): against the
+    /// 130 µT or more it removes, that is a heading the magnetometer's correction refines as
+    /// the estimate improves (the heading's reference is taken again whenever the applied
+    /// offset moves by 5 µT), within seconds of motion, where waiting for all three axes to
+    /// 1 µT took 10–60 s on the phones, and never came for a phone held flat.
+    private static var applicableHorizontalVariance: Scalar { Scalar(Q32_32(integer: 400)) }
+    /// … and only if the field it leaves could be the Earth's: 20 to 70 µT (the geomagnetic
+    /// field's strength is 22–67 µT everywhere), squared. While the estimate is still uncertain
+    /// the outlier test cannot tell a magnet passing by from rotation; such a pair can throw the
+    /// estimate hundreds of µT off (BROAD's stationary-magnet trial B: 330 µT for a sensor
+    /// with none), and applying it would leave a field of hundreds of µT.
+    private static var earthFieldSquared: (least: Scalar, most: Scalar) { (Scalar(Q32_32(integer: 400)), Scalar(Q32_32(integer: 4_900))) }
     /// Innovations beyond 3σ are disturbances.
     private static var outlierThresholdSquared: Scalar { Scalar(Q32_32(integer: 9)) }
     private var rejectedTime = Scalar.zero
@@ -88,8 +95,9 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         thresholds = (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))  // variances for 1, 3, 10 µT
     }
 
-    /// The offset to remove, µT: the estimate once its horizontal part is known and it is
-    /// significant (at least 130 µT, see `Self.significantOffsetSquared`), else zero. A
+    /// The offset to remove, µT: the estimate once its horizontal part is known, it is
+    /// significant (at least 130 µT, see `Self.significantOffsetSquared`) and what it leaves is
+    /// Earth-like (`Self.earthFieldSquared`), else zero. A
     /// well-calibrated sensor's estimate hovers around zero by the estimator's own noise, a few
     /// tenths of a µT, which at a 15 µT horizontal field is a degree of heading: removing it
     /// would only add error.
@@ -158,7 +166,9 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         let horizontal = quadratic((now.x.x, now.y.x, now.z.x)) + quadratic((now.x.y, now.y.y, now.z.y))
         let known = horizontal < Self.applicableHorizontalVariance
         let significant = offset.squaredLength >= Self.significantOffsetSquared
-        if !isApplied, known, significant { isApplied = true }
+        let left = (raw - offset).squaredLength
+        let earthLike = !(left < Self.earthFieldSquared.least) && !(left > Self.earthFieldSquared.most)
+        if !isApplied, known, significant, earthLike { isApplied = true }
         isHorizontallyKnown = isApplied || (known && !significant)
     }
 
