@@ -81,6 +81,8 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private static var recalibrationThresholdSquared: Scalar { Scalar(Q32_32(integer: 25)) }
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
     private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
+    /// The gyroscope bias the heading reveals, rad/s, device axes (`MagneticBiasTracking`).
+    public private(set) var magneticBias: MagneticBiasTracking<Scalar>
 
     /// - Parameters:
     ///   - magnetometerOffset: a stored hard-iron calibration, µT (`settings` should then give
@@ -111,6 +113,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         magneticNewReferenceTime = Scalar(settings.magneticNewReferenceTime)
         inverseReferenceTime = Scalar(numerator: 1, denominator: 5)  // the reference follows an undisturbed field slowly
         fastMagneticConvergence = settings.fastMagneticConvergence
+        magneticBias = MagneticBiasTracking(settings: settings)
     }
 
     /// The 6D attitude: device axes → a frame with z up and x where the device's x pointed
@@ -263,6 +266,8 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         guard magnetometerTime >= magnetometerInterval else { return }
         let dt = magnetometerTime
         magnetometerTime = .zero
+        let vertical = attitude6D.conjugate.rotate(Vector(x: .zero, y: .zero, z: .one))  // device axes
+        if hasHeading { setHeading(headingOffset + magneticBias.headingChange(vertical: vertical, dt: dt)) }
         var magnetometer = raw
         if calibratesMagnetometer {
             calibration.update(raw: raw, rotation: attitude6D, dt: dt)
@@ -315,7 +320,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             let runningMean = magneticSamples.reciprocalSquareRoot * magneticSamples.reciprocalSquareRoot
             if runningMean > gain { gain = runningMean }
         }
-        setHeading(headingOffset + wrapped(target - headingOffset) * gain)
+        let error = wrapped(target - headingOffset)
+        setHeading(headingOffset + error * gain)
+        if !calibratesMagnetometer || calibration.isHorizontallyKnown {
+            magneticBias.learn(headingError: error, vertical: vertical, dt: dt)
+        }
     }
 
     /// A disturbed field that stays steady (within the thresholds of its own average) for

@@ -53,6 +53,10 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// The magnetometer is used at most this often, s (50 Hz: ample for a heading corrected
     /// with a 9 s time constant; faster magnetometers' extra samples are skipped).
     public var magnetometerInterval = Q32_32(numerator: 1, denominator: 50)
+    /// The gyroscope bias learned from the heading's corrections (`MagneticBiasTracking`) is used
+    /// only beyond this, rad/s per device axis (0.5 °/s: round(0.5π/180 × 2³²)): below, the
+    /// corrections' rate is as much the room's field distortions as a bias.
+    public var magneticBiasDeadBand = Q32_32(rawValue: 37_480_660)
     /// Whether the magnetometer's hard-iron offset is estimated online (`MagnetometerCalibration`).
     public var magnetometerCalibration = true
     /// 1σ of the offset before any sample, µT: 300 for an unknown device (a phone's offsets

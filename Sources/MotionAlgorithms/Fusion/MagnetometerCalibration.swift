@@ -1,44 +1,82 @@
 public import FixedPoint
 
-/// Online hard-iron calibration of a magnetometer, aided by the 6D attitude.
+/// Online hard-iron calibration of a magnetometer, from the gyroscope's rotation.
 ///
 /// A magnetometer on a board or in a phone reads the Earth's field B plus a constant offset c
-/// from magnetised parts beside it (phones: hundreds of µT). In the attitude's reference frame
-/// (rotation R from device axes, from gyroscope and accelerometer only) the Earth's field is
-/// constant, so every sample m gives three linear equations in six unknowns:
-///     R m = B + R c.
-/// A Kalman filter with the constant state (c, B) solves them as samples come. Rotation makes
-/// c observable: turning about the vertical reveals its horizontal components; its component
-/// along an axis that never tilts is not (and then does not matter for the heading either).
-/// The filter runs at most every `updateInterval`, which is plenty for a constant: the cost per
-/// sensor sample stays small.
+/// from magnetised parts beside it (phones: hundreds of µT). Between two samples a fraction of
+/// a second apart the Earth's field is the same in the reference frame, and the 6D attitude's
+/// rotations R₁, R₂ (device → reference, gyroscope-integrated) are right relative to each
+/// other even when their common heading drifts by degrees per second (a phone's vertical
+/// gyroscope bias: the iPhone 5 in phone_attitude drifts 5 °/s). So
+///     R₂ (m₂ − c) = R₁ (m₁ − c),  i.e.  (R₂ − R₁) c = R₂ m₂ − R₁ m₁:
+/// three linear equations in c alone, whatever the field and the heading are. A Kalman filter
+/// with the constant state c solves them as pairs come. Rotation makes c observable: turning
+/// about an axis reveals c's components across it; its component along an axis that never
+/// tilts is not observable (and then does not matter for the heading either).
+///
+/// (An earlier version estimated c together with B in the reference frame; with the heading
+/// drifting 5 °/s, B itself turns 3.5 µT/s there and the fit needed 10–60 s, or never
+/// converged, on the phones.)
+///
+/// The filter looks at the magnetometer every `updateInterval` and takes a pair once the device
+/// has turned by 15° since the first sample of the pair, or half a second has passed:
+/// wide pairs carry more information per equation, short ones less heading drift.
 ///
 /// The uncertainty of c gives Core Motion's calibration accuracy: high below 1 µT (1σ, worst
 /// axis), medium below 3 µT, low below 10 µT, uncalibrated above.
 public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     public typealias Vector = FusionVector<Scalar>
+    public typealias Rotation = FusionQuaternion<Scalar>
 
     /// The estimated offset c, µT, device axes.
     public private(set) var offset = Vector.zero
-    /// The Earth's field in the attitude's frame, µT.
-    public private(set) var earthField = Vector.zero
-    /// Covariance of (c, B), µT², row-major 6 × 6 (symmetric).
-    private var covariance: InlineArray<36, Scalar>
-    private let measurementVariance: Scalar
-    private let offsetDriftVariance: Scalar
-    private let fieldDriftVariance: Scalar
+    /// Covariance of c, µT², row-major 3 × 3 (symmetric).
+    private var covariance: InlineArray<9, Scalar>
+    /// The first sample of the pair being formed: raw field (µT), 6D attitude, and the time
+    /// since it was taken (s).
+    private var pairRaw = Vector.zero
+    private var pairRotation = Rotation.identity
+    private var pairAge = Scalar.zero
+    private var hasPairStart = false
     private let updateInterval: Scalar
     private var sinceUpdate = Scalar.zero
     private let thresholds: (high: Scalar, medium: Scalar, low: Scalar)
+    /// Variance per equation, µT²: both samples' noise (2 × (1 µT)²: phones' and boards'
+    /// magnetometers read 0.3–1 µT rms; the gyroscope's relative rotation over a short pair adds
+    /// far less), …
+    private static var pairVariance: Scalar { Scalar(Q32_32(integer: 2)) }
+    /// … plus the heading drift over the pair, which grows with its length: 5 °/s over t
+    /// seconds turns a 40 µT field by 3.5 t µT, so (32 t²) µT² (5.7 µT at t = 1 s).
+    private static var pairDriftVariance: Scalar { Scalar(Q32_32(integer: 32)) }
+    /// A pair is taken once the device has turned by 15° since its first sample (cos 7.5°, the
+    /// quaternions' dot product, round(cos(7.5°) × 2³²)) …
+    private static var pairCosineHalfAngle: Scalar { Scalar(Q32_32(rawValue: 4_258_223_255)) }
+    /// … or after half a second.
+    private static var pairTime: Scalar { Scalar(numerator: 1, denominator: 2) }
+    /// The offset drifts with temperature and new magnetised objects: its variance grows by
+    /// 1/500 µT² per second.
+    private static var offsetDriftRate: Scalar { Scalar(numerator: 1, denominator: 500) }
     /// 130 µT, squared: twice the strongest geomagnetic field (≈ 65 µT near the poles). An
-    /// offset that large can only be the device's own iron (phones: 100…400 µT); a smaller one
+    /// offset that large can only be the device's own iron (phones: 100…600 µT); a smaller one
     /// may as well be a magnet that came near, which the heading filter rejects as a
     /// disturbance instead (in BROAD's attached-magnet trials, applying a learned 58 µT offset
     /// made the heading worse than rejecting it).
     private static var significantOffsetSquared: Scalar { Scalar(Q32_32(integer: 16_900)) }
+    /// The offset is applied once its two horizontal components (reference frame, the ones the
+    /// heading depends on) are known to 400 µT² together (14 µT each, 1σ): against the
+    /// 130 µT or more it removes, that is a heading the magnetometer's correction refines as
+    /// the estimate improves (the heading's reference is taken again whenever the applied
+    /// offset moves by 5 µT), within seconds of motion, where waiting for all three axes to
+    /// 1 µT took 10–60 s on the phones, and never came for a phone held flat.
+    private static var applicableHorizontalVariance: Scalar { Scalar(Q32_32(integer: 400)) }
+    /// … and only if the field it leaves could be the Earth's: 20 to 70 µT (the geomagnetic
+    /// field's strength is 22–67 µT everywhere), squared. While the estimate is still uncertain
+    /// the outlier test cannot tell a magnet passing by from rotation; such a pair can throw the
+    /// estimate hundreds of µT off (BROAD's stationary-magnet trial B: 330 µT for a sensor
+    /// with none), and applying it would leave a field of hundreds of µT.
+    private static var earthFieldSquared: (least: Scalar, most: Scalar) { (Scalar(Q32_32(integer: 400)), Scalar(Q32_32(integer: 4_900))) }
     /// Innovations beyond 3σ are disturbances.
     private static var outlierThresholdSquared: Scalar { Scalar(Q32_32(integer: 9)) }
-    private var rejected = false
     private var rejectedTime = Scalar.zero
     /// After 60 s of rejected samples, the offset's variance grows by (100 µT)².
     private static var relearnTime: Scalar { Scalar(Q32_32(integer: 60)) }
@@ -50,22 +88,16 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     public init(initialOffset: Vector = .zero, initialUncertainty: Q32_32 = Q32_32(integer: 300)) {
         offset = initialOffset
         isApplied = initialOffset.squaredLength > .zero
-        var p = InlineArray<36, Scalar>(repeating: .zero)
-        for i in 0..<3 { p[i * 6 + i] = Scalar(initialUncertainty * initialUncertainty) }
-        for i in 3..<6 { p[i * 6 + i] = Scalar(Q32_32(integer: 100 * 100)) }  // the Earth's field is 25–65 µT
+        var p = InlineArray<9, Scalar>(repeating: .zero)
+        for i in 0..<3 { p[i * 3 + i] = Scalar(initialUncertainty * initialUncertainty) }
         covariance = p
-        // Sensor noise and attitude error (2° of a 50 µT field: 1.7 µT), per axis, µT².
-        measurementVariance = Scalar(Q32_32(integer: 4))
-        // The offset drifts with temperature and new magnetised objects; B turns with the 6D
-        // frame's heading drift. Per update, µT².
-        offsetDriftVariance = Scalar(numerator: 1, denominator: 10_000)
-        fieldDriftVariance = Scalar(numerator: 1, denominator: 100)
         updateInterval = Scalar(numerator: 1, denominator: 20)
         thresholds = (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))  // variances for 1, 3, 10 µT
     }
 
-    /// The offset to remove, µT: the estimate once it is known (accuracy low or better) and
-    /// significant (at least 130 µT, see `Self.significantOffsetSquared`), else zero. A
+    /// The offset to remove, µT: the estimate once its horizontal part is known, it is
+    /// significant (at least 130 µT, see `Self.significantOffsetSquared`) and what it leaves is
+    /// Earth-like (`Self.earthFieldSquared`), else zero. A
     /// well-calibrated sensor's estimate hovers around zero by the estimator's own noise, a few
     /// tenths of a µT, which at a 15 µT horizontal field is a degree of heading: removing it
     /// would only add error.
@@ -75,89 +107,119 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     @inline(__always)
     public var appliedOffset: Vector { isApplied ? offset : .zero }
     public private(set) var isApplied = false
+    /// Whether the calibrated field (`calibrated`) is the Earth's field plus at most a few µT
+    /// horizontally: the offset is applied, or it is small and known well enough to say that
+    /// leaving it is right. Until then the heading must not learn from the field.
+    public private(set) var isHorizontallyKnown = false
 
     /// The calibrated field, µT.
     public func calibrated(_ raw: Vector) -> Vector { raw - appliedOffset }
 
     /// 1σ of the offset's worst axis, µT (for people: set-up and diagnostics, not per sample).
     public var offsetUncertainty: Double {
-        max(covariance[0].doubleValue, covariance[7].doubleValue, covariance[14].doubleValue).squareRoot()
+        max(covariance[0].doubleValue, covariance[4].doubleValue, covariance[8].doubleValue).squareRoot()
     }
 
     /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
     @inline(__always)  // (see `appliedOffset`)
     public var accuracy: Int8 {
         var worst = covariance[0]
-        if covariance[7] > worst { worst = covariance[7] }
-        if covariance[14] > worst { worst = covariance[14] }
+        if covariance[4] > worst { worst = covariance[4] }
+        if covariance[8] > worst { worst = covariance[8] }
         return worst < thresholds.high ? 2 : worst < thresholds.medium ? 1 : worst < thresholds.low ? 0 : -1
     }
 
     /// One raw sample (µT, device axes) with the attitude `rotation` (device → reference frame,
     /// 6D), `dt` seconds after the previous sample.
-    public mutating func update(raw: Vector, rotation: FusionQuaternion<Scalar>, dt: Scalar) {
+    public mutating func update(raw: Vector, rotation: Rotation, dt: Scalar) {
         sinceUpdate = sinceUpdate + dt
         guard sinceUpdate >= updateInterval else { return }
+        pairAge = pairAge + sinceUpdate
         sinceUpdate = .zero
-        for i in 0..<3 { covariance[i * 6 + i] = covariance[i * 6 + i] + offsetDriftVariance }
-        for i in 3..<6 { covariance[i * 6 + i] = covariance[i * 6 + i] + fieldDriftVariance }
-        let measured = rotation.rotate(raw)
-        rejected = false
-        // The rows of R: R e_x, R e_y, R e_z are its columns; row i of R is (R e_x)_i, ….
-        let columnX = rotation.rotate(Vector(x: .one, y: .zero, z: .zero))
-        let columnY = rotation.rotate(Vector(x: .zero, y: .one, z: .zero))
-        let columnZ = rotation.rotate(Vector(x: .zero, y: .zero, z: .one))
-        observe(row: (columnX.x, columnY.x, columnZ.x), axis: 0, value: measured.x)
-        observe(row: (columnX.y, columnY.y, columnZ.y), axis: 1, value: measured.y)
-        observe(row: (columnX.z, columnY.z, columnZ.z), axis: 2, value: measured.z)
-        // Rejected for long, the offset itself has probably changed (a magnetic case, a new
-        // board mount): forget enough of it to learn it again.
-        rejectedTime = rejected ? rejectedTime + updateInterval : .zero
-        if rejectedTime >= Self.relearnTime {
-            for i in 0..<3 { covariance[i * 6 + i] = covariance[i * 6 + i] + Self.relearnVariance }
-            rejectedTime = .zero
-        }
-        if !isApplied, accuracy == 2, offset.squaredLength >= Self.significantOffsetSquared { isApplied = true }
-    }
-
-    /// One scalar equation value = R_i · c + B_i (H = [R_i, e_i]).
-    private mutating func observe(row: (Scalar, Scalar, Scalar), axis: Int, value: Scalar) {
-        var h = InlineArray<6, Scalar>(repeating: .zero)
-        h[0] = row.0
-        h[1] = row.1
-        h[2] = row.2
-        h[3 + axis] = .one
-        // P Hᵀ and S = H P Hᵀ + r.
-        var ph = InlineArray<6, Scalar>(repeating: .zero)
-        for i in 0..<6 {
-            ph[i] = covariance[i * 6] * h[0] + covariance[i * 6 + 1] * h[1] + covariance[i * 6 + 2] * h[2] + covariance[i * 6 + 3 + axis]
-        }
-        let s = ph[0] * h[0] + ph[1] * h[1] + ph[2] * h[2] + ph[3 + axis] + measurementVariance
-        let inverseRoot = s.reciprocalSquareRoot
-        let inverseS = inverseRoot * inverseRoot
-        let predicted = row.0 * offset.x + row.1 * offset.y + row.2 * offset.z + field(axis)
-        let innovation = value - predicted
-        // A sample far outside what the estimate expects (beyond 3σ) is a disturbance — a magnet
-        // nearby, steel in a wall — not information about the device's own offset: skipped.
-        guard innovation * innovation * inverseS < Self.outlierThresholdSquared else {
-            rejected = true
+        guard hasPairStart else {
+            startPair(raw, rotation)
             return
         }
-        var gain = InlineArray<6, Scalar>(repeating: .zero)
-        for i in 0..<6 { gain[i] = ph[i] * inverseS }
-        offset = Vector(x: offset.x + gain[0] * innovation, y: offset.y + gain[1] * innovation, z: offset.z + gain[2] * innovation)
-        earthField = Vector(x: earthField.x + gain[3] * innovation, y: earthField.y + gain[4] * innovation,
-                            z: earthField.z + gain[5] * innovation)
-        // P ← P − K (P Hᵀ)ᵀ, kept symmetric.
-        for i in 0..<6 {
-            for j in i..<6 {
-                let updated = covariance[i * 6 + j] - gain[i] * ph[j]
-                covariance[i * 6 + j] = updated
-                covariance[j * 6 + i] = updated
-            }
+        let d = pairRotation.w * rotation.w + pairRotation.x * rotation.x + pairRotation.y * rotation.y + pairRotation.z * rotation.z
+        let turned = !(d > Self.pairCosineHalfAngle || -d > Self.pairCosineHalfAngle)  // |q₁·q₂| = cos(angle/2)
+        guard turned || pairAge >= Self.pairTime else { return }
+        let age = pairAge
+        for i in 0..<3 { covariance[i * 4] = covariance[i * 4] + Self.offsetDriftRate * age }
+        // Rows of R₂ − R₁ and R₂ m₂ − R₁ m₁. The columns of R are R e_x, R e_y, R e_z.
+        let now = Self.columns(rotation), then = Self.columns(pairRotation)
+        let difference = (now.x - then.x, now.y - then.y, now.z - then.z)
+        let value = rotation.rotate(raw) - pairRotation.rotate(pairRaw)
+        let variance = Self.pairVariance + Self.pairDriftVariance * age * age
+        var rejected = observe(row: (difference.0.x, difference.1.x, difference.2.x), value: value.x, variance: variance)
+        rejected = observe(row: (difference.0.y, difference.1.y, difference.2.y), value: value.y, variance: variance) || rejected
+        rejected = observe(row: (difference.0.z, difference.1.z, difference.2.z), value: value.z, variance: variance) || rejected
+        startPair(raw, rotation)
+        // Rejected for long, the offset itself has probably changed (a magnetic case, a new
+        // board mount): forget enough of it to learn it again.
+        rejectedTime = rejected ? rejectedTime + age : .zero
+        if rejectedTime >= Self.relearnTime {
+            for i in 0..<3 { covariance[i * 4] = covariance[i * 4] + Self.relearnVariance }
+            rejectedTime = .zero
         }
+        // The variance of c's two horizontal components in the reference frame: rᵢ P rᵢᵀ for
+        // the rows x and y of R.
+        let horizontal = quadratic((now.x.x, now.y.x, now.z.x)) + quadratic((now.x.y, now.y.y, now.z.y))
+        let known = horizontal < Self.applicableHorizontalVariance
+        let significant = offset.squaredLength >= Self.significantOffsetSquared
+        let left = (raw - offset).squaredLength
+        let earthLike = !(left < Self.earthFieldSquared.least) && !(left > Self.earthFieldSquared.most)
+        if !isApplied, known, significant, earthLike { isApplied = true }
+        isHorizontallyKnown = isApplied || (known && !significant)
     }
 
+    private mutating func startPair(_ raw: Vector, _ rotation: Rotation) {
+        pairRaw = raw
+        pairRotation = rotation
+        pairAge = .zero
+        hasPairStart = true
+    }
+
+    /// The columns of the rotation's matrix: the device's axes in the reference frame.
     @inline(__always)  // (see `appliedOffset`)
-    private func field(_ axis: Int) -> Scalar { axis == 0 ? earthField.x : axis == 1 ? earthField.y : earthField.z }
+    private static func columns(_ rotation: Rotation) -> (x: Vector, y: Vector, z: Vector) {
+        (rotation.rotate(Vector(x: .one, y: .zero, z: .zero)), rotation.rotate(Vector(x: .zero, y: .one, z: .zero)),
+         rotation.rotate(Vector(x: .zero, y: .zero, z: .one)))
+    }
+
+    /// h P hᵀ, µT².
+    @inline(__always)  // (see `appliedOffset`)
+    private func quadratic(_ h: (Scalar, Scalar, Scalar)) -> Scalar {
+        var sum = Scalar.zero
+        for i in 0..<3 {
+            sum = sum + (covariance[i * 3] * h.0 + covariance[i * 3 + 1] * h.1 + covariance[i * 3 + 2] * h.2) * (i == 0 ? h.0 : i == 1 ? h.1 : h.2)
+        }
+        return sum
+    }
+
+    /// One scalar equation value = h · c with variance `variance` (µT²); whether it was
+    /// rejected as a disturbance.
+    private mutating func observe(row h: (Scalar, Scalar, Scalar), value: Scalar, variance: Scalar) -> Bool {
+        // P hᵀ and S = h P hᵀ + r.
+        var ph = InlineArray<3, Scalar>(repeating: .zero)
+        for i in 0..<3 { ph[i] = covariance[i * 3] * h.0 + covariance[i * 3 + 1] * h.1 + covariance[i * 3 + 2] * h.2 }
+        let s = ph[0] * h.0 + ph[1] * h.1 + ph[2] * h.2 + variance
+        let inverseRoot = s.reciprocalSquareRoot
+        let inverseS = inverseRoot * inverseRoot
+        let innovation = value - (h.0 * offset.x + h.1 * offset.y + h.2 * offset.z)
+        // A pair far outside what the estimate expects (beyond 3σ) is a disturbance — a magnet
+        // nearby, steel in a wall — not information about the device's own offset: skipped.
+        guard innovation * innovation * inverseS < Self.outlierThresholdSquared else { return true }
+        var gain = InlineArray<3, Scalar>(repeating: .zero)
+        for i in 0..<3 { gain[i] = ph[i] * inverseS }
+        offset = Vector(x: offset.x + gain[0] * innovation, y: offset.y + gain[1] * innovation, z: offset.z + gain[2] * innovation)
+        // P ← P − K (P hᵀ)ᵀ, kept symmetric.
+        for i in 0..<3 {
+            for j in i..<3 {
+                let updated = covariance[i * 3 + j] - gain[i] * ph[j]
+                covariance[i * 3 + j] = updated
+                covariance[j * 3 + i] = updated
+            }
+        }
+        return false
+    }
 }

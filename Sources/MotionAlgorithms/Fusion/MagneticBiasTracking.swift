@@ -1,0 +1,55 @@
+import FixedPoint
+
+/// The gyroscope's bias about the vertical, learned from the heading's magnetic corrections.
+///
+/// The accelerometer reveals the bias about the two horizontal axes only (the attitude filter's
+/// motion bias estimate); the one about the vertical turns the 6D heading steadily: 5 °/s on the
+/// iPhone 5 in phone_attitude, held upright or flat so that the biased axis stays near the
+/// vertical for minutes. The heading's proportional correction (time constant τ) then lags by
+/// rate × τ: 45° at τ = 9 s. An integral term removes that lag: the corrections' persistent
+/// part, mapped onto the device's vertical of the moment, is a bias b (device axes) that turns
+/// the heading at −(v · b) (v the vertical in device axes), which the filter then predicts.
+/// With gain k = 1/(4τ²) the loop s² + s/τ + k is critically damped (a 5 °/s drift is learned in
+/// about 2τ, without overshoot).
+///
+/// Only the part of b beyond `magneticBiasDeadBand` is used: the corrections also carry the
+/// magnetic field's local distortions as the device moves around a room (1–3° of heading),
+/// which the integral would turn into a false rate of a few tenths of a °/s; smaller residual
+/// biases are the motion bias estimate's and the proportional correction's business.
+public struct MagneticBiasTracking<Scalar: FusionScalar>: Sendable {
+    public typealias Vector = FusionVector<Scalar>
+
+    /// The learned bias, rad/s, device axes (each axis within the filter's bias limit).
+    public private(set) var bias = Vector.zero
+    /// k = 1/(4τ²), s⁻².
+    private let gain: Scalar
+    private let deadBand, limit: Scalar
+
+    public init(settings: AttitudeFilterSettings) {
+        let halfRate = settings.magnetometerTimeConstant.reciprocal * Q32_32(numerator: 1, denominator: 2)  // 1/(2τ)
+        gain = Scalar(halfRate * halfRate)
+        deadBand = Scalar(settings.magneticBiasDeadBand)
+        limit = Scalar(settings.biasLimit)
+    }
+
+    /// The heading offset's change over `dt` seconds the learned bias predicts, rad: −(v · b) dt
+    /// with b beyond the dead band (`vertical`: the reference frame's z in device axes).
+    @inline(__always)  // on the filter's inout self (see AttitudeFilter's `clamped`)
+    public func headingChange(vertical: Vector, dt: Scalar) -> Scalar {
+        -(vertical.x * beyondDeadBand(bias.x) + vertical.y * beyondDeadBand(bias.y) + vertical.z * beyondDeadBand(bias.z)) * dt
+    }
+
+    /// One accepted magnetic correction: the heading was `headingError` rad short of the field's.
+    public mutating func learn(headingError: Scalar, vertical: Vector, dt: Scalar) {
+        let step = headingError * gain * dt
+        bias = Vector(x: clamped(bias.x - vertical.x * step), y: clamped(bias.y - vertical.y * step), z: clamped(bias.z - vertical.z * step))
+    }
+
+    @inline(__always)
+    private func beyondDeadBand(_ value: Scalar) -> Scalar {
+        value > deadBand ? value - deadBand : -value > deadBand ? value + deadBand : .zero
+    }
+
+    @inline(__always)
+    private func clamped(_ value: Scalar) -> Scalar { max(-limit, min(limit, value)) }
+}
