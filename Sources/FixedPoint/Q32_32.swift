@@ -13,12 +13,15 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
 
     @inlinable public init(rawValue: Int64) { self.rawValue = rawValue }
 
-    public static let zero = Q32_32(rawValue: 0)
-    public static let one = Q32_32(rawValue: 1 << 32)
+    // Constants as inlinable computed properties, not stored `static let`s: a global is reached
+    // through its lazy-initialisation accessor from other modules (a call per use on the
+    // filters' per-sample path), a literal folds into the instruction.
+    @inlinable public static var zero: Q32_32 { Q32_32(rawValue: 0) }
+    @inlinable public static var one: Q32_32 { Q32_32(rawValue: 1 << 32) }
     /// π, rounded: round(π × 2³²) (the same as `Q32_32(Double.pi)`; Q32_32Tests).
-    public static let pi = Q32_32(rawValue: 13_493_037_705)
+    @inlinable public static var pi: Q32_32 { Q32_32(rawValue: 13_493_037_705) }
     /// √2, rounded: round(√2 × 2³²) (the same as `Q32_32(2.0.squareRoot())`).
-    public static let squareRootOfTwo = Q32_32(rawValue: 6_074_001_000)
+    @inlinable public static var squareRootOfTwo: Q32_32 { Q32_32(rawValue: 6_074_001_000) }
 
     /// An integer value (exact).
     @inlinable public init(integer: Int32) { rawValue = Int64(integer) << 32 }
