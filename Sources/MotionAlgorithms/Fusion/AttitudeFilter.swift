@@ -16,7 +16,12 @@ import FixedPoint
 /// The 6D attitude is inclination ⊗ gyroscope; the 9D one adds heading.
 ///
 /// The gyroscope bias is estimated at rest (gyroscope and accelerometer steady for 1.5 s):
-/// there the bias follows the gyroscope's average.
+/// there the bias follows the gyroscope's average; in motion, from the inclination corrections.
+///
+/// Cost: what must follow every sample (integration, the accelerometer's filter, the
+/// inclination, rest detection) runs per sample; what changes over seconds (the bias in motion,
+/// the lagged axes it needs, the gyroscope quaternion's renormalisation) runs at most every
+/// `AttitudeFilterSettings.slowInterval` (50 Hz), from what the samples between accumulated.
 public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public typealias Vector = FusionVector<Scalar>
     public typealias Rotation = FusionQuaternion<Scalar>
@@ -48,19 +53,26 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     // Constants as computed properties, not stored (folded at compile time in fixed point).
     private static var pi: Scalar { Scalar(Q32_32.pi) }
     private static var oneSixth: Scalar { Scalar(numerator: 1, denominator: 6) }
+    private static var oneTwentyFourth: Scalar { Scalar(numerator: 1, denominator: 24) }
 
     // States.
     private var started = false
     private var accelerometerFilter: ButterworthLowPass<Scalar>
     /// The almost-inertial frame's axes in device coordinates (the rows of the gyroscope
-    /// quaternion's matrix), low-passed by the accelerometer's filter: the inclination
+    /// quaternion's matrix), low-passed with the accelerometer's time constant: the inclination
     /// corrections lag the motion by that filter, so the bias they reveal is mapped back into
     /// device axes with the rotation of the same moment (VQF filters its rotation matrix the
     /// same way). With the current rotation instead, a device turning at ~1/τ (a walker's
     /// laps) smears a bias across axes: the iPhone 5's 5.5 °/s on x was learned as a bias on y.
-    /// (Companions of the accelerometer's filter: the same coefficients.)
-    private var laggedAxisX = ButterworthLowPass<Scalar>.Companion(), laggedAxisY = ButterworthLowPass<Scalar>.Companion(),
-                laggedAxisZ = ButterworthLowPass<Scalar>.Companion()
+    /// Sampled at the slow interval (a 0.075 Hz filter needs no more than 50 Hz): the x axis is
+    /// `laggedAxesFilter`'s own signal, y and z its companions (the same coefficients).
+    private var laggedAxesFilter: ButterworthLowPass<Scalar>
+    private var laggedAxisY = ButterworthLowPass<Scalar>.Companion(), laggedAxisZ = ButterworthLowPass<Scalar>.Companion()
+    /// Time since the slow part last ran, s, and when it runs again (s, see `init`).
+    private var slowClock = Scalar.zero
+    private let slowInterval: Scalar
+    /// The inclination corrections since the slow part last ran, summed (rad, reference frame).
+    private var correctionSum = Vector.zero
     /// 1/|filtered acceleration|, refined by Newton from its previous value each step.
     private var inverseGravityNorm = Scalar.zero
     /// The latest inclination correction as a rotation vector (rad, reference frame).
@@ -93,6 +105,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,
                                               initialUncertainty: settings.magnetometerOffsetUncertainty)
         accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        laggedAxesFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        // Runs once 90 % of the interval has passed: a rate that divides the interval exactly
+        // (50 Hz: every sample; 100 Hz: every second) then does not sit on the threshold, where
+        // a rounding could make the fixed-point filter and its Double reference decide apart.
+        slowInterval = Scalar(settings.slowInterval * Q32_32(numerator: 9, denominator: 10))
         // Reciprocals and squares in exact integer arithmetic (Q32.32).
         inverseMagnetometerTime = Scalar(settings.magnetometerTimeConstant.reciprocal)
         inverseRestFilterTime = Scalar(settings.restFilterTimeConstant.reciprocal)
@@ -118,6 +135,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public private(set) var attitude6D = Rotation.identity
 
     /// The 9D attitude: device axes → x magnetic north, y west, z up.
+    @inline(__always)  // (see `clamped`: FixedPointAttitudeFilter's getter copied the whole filter)
     public var attitude9D: Rotation {
         attitude6D.turnedAboutZ(halfCosine: headingHalfCosine, halfSine: headingHalfSine)
     }
@@ -131,13 +149,24 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         }
         integrate(gyroscope - bias, dt)
         correctInclination(accelerometer, dt)
-        let axes = inertialAxes
-        accelerometerFilter.update(&laggedAxisX, with: axes.x)
-        accelerometerFilter.update(&laggedAxisY, with: axes.y)
-        accelerometerFilter.update(&laggedAxisZ, with: axes.z)
         attitude6D = inclinationQuaternion * gyroscopeQuaternion
         detectRestAndEstimateBias(gyroscope, accelerometer, dt)
+        correctionSum = correctionSum + lastCorrection
+        slowClock = slowClock + dt
+        if slowClock >= slowInterval { updateSlowly() }
+    }
+
+    /// The part that changes over seconds, every `slowInterval` (see the type's comment).
+    private mutating func updateSlowly() {
+        let dt = slowClock
+        slowClock = .zero
+        gyroscopeQuaternion = gyroscopeQuaternion.normalized
+        let axes = inertialAxes
+        laggedAxesFilter.update(axes.x, dt: dt)
+        laggedAxesFilter.update(&laggedAxisY, with: axes.y)
+        laggedAxesFilter.update(&laggedAxisZ, with: axes.z)
         if !isResting { estimateBiasInMotion(dt) }
+        correctionSum = .zero
     }
 
     private mutating func start(_ accelerometer: Vector) {
@@ -145,25 +174,29 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         // The filters start at the first sample: the inclination is right at once.
         accelerometerFilter.reset(to: accelerometer, dt: Scalar.one.timesPowerOfTwo(-7))
         let axes = inertialAxes
-        laggedAxisX = accelerometerFilter.companion(at: axes.x)
-        laggedAxisY = accelerometerFilter.companion(at: axes.y)
-        laggedAxisZ = accelerometerFilter.companion(at: axes.z)
+        laggedAxesFilter.reset(to: axes.x, dt: slowInterval)
+        laggedAxisY = laggedAxesFilter.companion(at: axes.y)
+        laggedAxisZ = laggedAxesFilter.companion(at: axes.z)
         restAccelerometerMean = accelerometer
         inverseGravityNorm = accelerometer.squaredLength.reciprocalSquareRoot
         alignInclination()
         attitude6D = inclinationQuaternion * gyroscopeQuaternion
     }
 
-    /// q ← q ⊗ exp(ω dt / 2): the small rotation's quaternion to third order in the angle
-    /// θ = |ω| dt (w = 1 − θ²/8, v = ω dt/2 (1 − θ²/24); the neglected terms are θ⁴/384, below
-    /// 10⁻¹⁰ for θ < 0.02 rad, i.e. 1150 °/s at 1 ms steps), then renormalised.
+    /// q ← q ⊗ exp(ω dt / 2): the small rotation's quaternion to fourth order in the angle
+    /// θ = |ω| dt, with a = θ²/4: w = cos(θ/2) ≈ 1 − a/2 + a²/24, v = ω dt/2 (1 − a/6). The
+    /// neglected terms are below θ⁵/3840, 10⁻¹² for θ < 0.02 rad (1150 °/s at 1 ms steps), and
+    /// the step is a unit quaternion to a³/72 (10⁻¹¹ even at θ = 0.06 rad, 170 °/s at 50 Hz):
+    /// the product drifts from unit length only by rounding, so it is renormalised in
+    /// `updateSlowly`, not here. (Without the a² term the norm is off by a²/12, 7 × 10⁻⁸ at
+    /// θ = 0.06: visible as 0.02° in the attitude's angle to the Double reference.)
     private mutating func integrate(_ rate: Vector, _ dt: Scalar) {
         let half = rate * dt.timesPowerOfTwo(-1)        // ω dt / 2
-        let quarterThetaSquared = half.squaredLength     // θ² / 4
-        let w = Scalar.one - quarterThetaSquared.timesPowerOfTwo(-1)
-        let v = half * (Scalar.one - quarterThetaSquared * Self.oneSixth)
+        let a = half.squaredLength                       // θ² / 4
+        let w = Scalar.one - a.timesPowerOfTwo(-1) + a * a * Self.oneTwentyFourth
+        let v = half * (Scalar.one - a * Self.oneSixth)
         let step = Rotation(w: w, x: v.x, y: v.y, z: v.z)
-        gyroscopeQuaternion = (gyroscopeQuaternion * step).normalized
+        gyroscopeQuaternion = gyroscopeQuaternion * step
     }
 
     /// Low-pass filters the accelerometer in frame I (second-order Butterworth, VQF's cutoff
@@ -189,11 +222,14 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             return
         }
         // Half of it has |q|² = (1 + n_z)/2, near 1 for the small corrections of every step
-        // after the first: `normalized` then needs no square root.
+        // after the first. Not normalised itself: the product's normalisation scales by the
+        // same factor (and then needs no square root).
         let half = Scalar.one.timesPowerOfTwo(-1)
-        let unit = Rotation(w: onePlusZ * half, x: up.y * half, y: -up.x * half, z: .zero).normalized
-        inclinationQuaternion = inclinationQuaternion.tilted(by: unit).normalized
-        lastCorrection = FusionVector(x: unit.x + unit.x, y: unit.y + unit.y, z: .zero)
+        let correction = Rotation(w: onePlusZ * half, x: up.y * half, y: -up.x * half, z: .zero)
+        inclinationQuaternion = inclinationQuaternion.tilted(by: correction).normalized
+        // The rotation vector of the correction, to first order (sin θ × axis; θ is at most
+        // milliradians per step after the first).
+        lastCorrection = FusionVector(x: up.y, y: -up.x, z: .zero)
     }
 
     /// Rest: gyroscope and accelerometer within their thresholds of their 0.5 s averages for
@@ -214,11 +250,13 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// gyroscope drifts by −R b_error; the corrections undo it about the horizontal axes. So the
     /// corrections, turned back into device axes, pull the bias estimate (an integral term with
     /// time constant `motionBiasTimeConstant`; the vertical axis of the moment is unobservable
-    /// and gets nothing; rotation makes every device axis horizontal now and then).
+    /// and gets nothing; rotation makes every device axis horizontal now and then). Every
+    /// `slowInterval`, with the corrections since the last time summed: the inclination and the
+    /// lagged axes that map them back move by a fraction of a per cent in that time.
     private mutating func estimateBiasInMotion(_ dt: Scalar) {
-        let inertial = inclinationQuaternion.conjugate.rotate(lastCorrection)
+        let inertial = inclinationQuaternion.conjugate.rotate(correctionSum)
         let two = Scalar.one + Scalar.one
-        let error = laggedAxisX.output * inertial.x + laggedAxisY.output * inertial.y + laggedAxisZ.output * inertial.z
+        let error = laggedAxesFilter.output * inertial.x + laggedAxisY.output * inertial.y + laggedAxisZ.output * inertial.z
         bias = clamped(bias - error * inverseMotionBiasTime)
         guard motionBiasTime < settledMotionBiasTime else { return }
         motionBiasClock = motionBiasClock + dt

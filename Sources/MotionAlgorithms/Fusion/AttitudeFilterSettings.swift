@@ -53,6 +53,12 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// The magnetometer is used at most this often, s (50 Hz: ample for a heading corrected
     /// with a 9 s time constant; faster magnetometers' extra samples are skipped).
     public var magnetometerInterval = Q32_32(numerator: 1, denominator: 50)
+    /// The slow part of the filter runs at most this often, s (50 Hz): the gyroscope bias
+    /// estimate in motion (time constant 12…100 s) and the lagged axes it needs (a 3 s low-pass
+    /// filter), and the renormalisation of the integrated gyroscope quaternion (whose steps are
+    /// unit to θ⁴/192, so only rounding moves its norm: < 10⁻⁹ between two). At 286 Hz this
+    /// runs one sample in six.
+    public var slowInterval = Q32_32(numerator: 1, denominator: 50)
     /// Whether the magnetometer's hard-iron offset is estimated online (`MagnetometerCalibration`).
     public var magnetometerCalibration = true
     /// 1σ of the offset before any sample, µT: 300 for an unknown device (a phone's offsets

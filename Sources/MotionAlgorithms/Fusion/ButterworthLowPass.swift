@@ -39,6 +39,7 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
         state2 = x * b0 - x * a2
     }
 
+    @discardableResult
     mutating func update(_ x: Vector, dt: Scalar) -> Vector {
         // The coefficients follow the average interval, not each one: phones' timestamps
         // jitter by milliseconds, and a direct-form filter whose coefficients change every
