@@ -224,8 +224,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         // Half of it has |q|² = (1 + n_z)/2, near 1 for the small corrections of every step
         // after the first. Not normalised itself: the product's normalisation scales by the
         // same factor (and then needs no square root).
-        let half = Scalar.one.timesPowerOfTwo(-1)
-        let correction = Rotation(w: onePlusZ * half, x: up.y * half, y: -up.x * half, z: .zero)
+        let correction = Rotation(w: onePlusZ.timesPowerOfTwo(-1), x: up.y.timesPowerOfTwo(-1), y: (-up.x).timesPowerOfTwo(-1), z: .zero)
         inclinationQuaternion = inclinationQuaternion.tilted(by: correction).normalized
         // The rotation vector of the correction, to first order (sin θ × axis; θ is at most
         // milliradians per step after the first).
@@ -349,9 +348,12 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         var gain = dt * inverseMagnetometerTime
         if fastMagneticConvergence {
             magneticSamples = magneticSamples + .one
-            // 1/n while it exceeds dt/τ: a running mean over the first samples.
-            let runningMean = magneticSamples.reciprocalSquareRoot * magneticSamples.reciprocalSquareRoot
-            if runningMean > gain { gain = runningMean }
+            // 1/n while it exceeds dt/τ (n dt/τ < 1): a running mean over the first samples.
+            // (Tested as a product: after those, no square root per sample.)
+            if magneticSamples * gain < Scalar.one {
+                let root = magneticSamples.reciprocalSquareRoot
+                gain = root * root
+            }
         }
         setHeading(headingOffset + wrapped(target - headingOffset) * gain)
     }

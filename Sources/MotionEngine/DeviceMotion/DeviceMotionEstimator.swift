@@ -82,6 +82,9 @@ public struct DeviceMotionEstimator: Sendable {
         }
     }
 
+    // Inlined: called on the inout self of `process`, a call would first copy the whole
+    // estimator (1.3 KB with the filter) every sample.
+    @inline(__always)
     private func output(at time: Int64, rate: FusionVector<Q32_32>, accelerometer: FusionVector<Q32_32>) -> DeviceMotion {
         let inclined = filter.attitude6D
         let attitude: FusionQuaternion<Q32_32>
@@ -141,7 +144,7 @@ public struct DeviceMotionEstimator: Sendable {
 
     static func fixed(_ q: FusionQuaternion<Q32_32>) -> Quaternion {
         // w ≥ 0: one of the two quaternions of a rotation, as recordings and Core Motion give it.
-        let sign = q.w < .zero ? -Q32_32.one : Q32_32.one
-        return Quaternion(w: (q.w * sign).q2_30, x: (q.x * sign).q2_30, y: (q.y * sign).q2_30, z: (q.z * sign).q2_30)
+        let q = q.w < .zero ? FusionQuaternion(w: -q.w, x: -q.x, y: -q.y, z: -q.z) : q
+        return Quaternion(w: q.w.q2_30, x: q.x.q2_30, y: q.y.q2_30, z: q.z.q2_30)
     }
 }
