@@ -9,7 +9,10 @@ import FixedPoint
 ///   frame I that drifts only with the remaining bias);
 /// - `inclinationQuaternion`: the rotation about a horizontal axis that brings I's "up", the
 ///   accelerometer low-pass filtered **in frame I** (so that motion of the device does not
-///   smear it, and only accelerations lasting seconds can tilt it), onto the vertical;
+///   smear it, and only accelerations lasting seconds can tilt it), onto the vertical. Frame I
+///   starts level (the gyroscope quaternion starts at the first sample's inclination), so its
+///   up stays near the vertical, moved only by the remaining bias: the inclination is computed
+///   from it directly each sample (the shortest rotation onto z), not built up step by step;
 /// - `headingOffset`: the rotation about the vertical that brings the magnetometer's
 ///   horizontal component onto north (x), corrected with a time constant, skipped while the
 ///   field is disturbed (its strength or dip off the reference).
@@ -71,12 +74,12 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// Time since the slow part last ran, s, and when it runs again (s, see `init`).
     private var slowClock = Scalar.zero
     private let slowInterval: Scalar
-    /// The inclination corrections since the slow part last ran, summed (rad, reference frame).
-    private var correctionSum = Vector.zero
     /// 1/|filtered acceleration|, refined by Newton from its previous value each step.
     private var inverseGravityNorm = Scalar.zero
-    /// The latest inclination correction as a rotation vector (rad, reference frame).
-    private var lastCorrection = Vector.zero
+    /// The normalising factor of the inclination's half-angle quaternion, refined the same way.
+    private var inclinationNormalizer = Scalar.one
+    /// The filtered up (unit, frame I) when the slow part last ran.
+    private var slowStartUp = Vector.zero
     private var restGyroscopeMean = Vector.zero, restAccelerometerMean = Vector.zero
     private var restTime = Scalar.zero
     private var magneticSamples = Scalar.zero
@@ -149,9 +152,8 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         }
         integrate(gyroscope - bias, dt)
         correctInclination(accelerometer, dt)
-        attitude6D = inclinationQuaternion * gyroscopeQuaternion
+        attitude6D = gyroscopeQuaternion.tilted(by: inclinationQuaternion)
         detectRestAndEstimateBias(gyroscope, accelerometer, dt)
-        correctionSum = correctionSum + lastCorrection
         slowClock = slowClock + dt
         if slowClock >= slowInterval { updateSlowly() }
     }
@@ -165,22 +167,37 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         laggedAxesFilter.update(axes.x, dt: dt)
         laggedAxesFilter.update(&laggedAxisY, with: axes.y)
         laggedAxesFilter.update(&laggedAxisZ, with: axes.z)
-        if !isResting { estimateBiasInMotion(dt) }
-        correctionSum = .zero
+        let up = accelerometerFilter.output * inverseGravityNorm
+        // What the inclination corrected since the last time, as a rotation vector in frame I:
+        // each step turned the previous up n onto the new one, sin of the angle × axis = n_new ×
+        // n_old, and summed over a path this smooth (a 3 s filter's output over 20 ms) that is
+        // the cross product of its ends.
+        let correction = up.cross(slowStartUp)
+        slowStartUp = up
+        if !isResting { estimateBiasInMotion(correction, dt) }
     }
 
     private mutating func start(_ accelerometer: Vector) {
         started = true
-        // The filters start at the first sample: the inclination is right at once.
-        accelerometerFilter.reset(to: accelerometer, dt: Scalar.one.timesPowerOfTwo(-7))
+        // The filters start at the first sample: the inclination is right at once. Frame I
+        // starts level: the gyroscope quaternion takes the first sample's inclination (frame I
+        // is the device's frame until then), and the inclination starts at identity.
+        let squared = accelerometer.squaredLength
+        inverseGravityNorm = squared.reciprocalSquareRoot
+        let interval = Scalar.one.timesPowerOfTwo(-7)
+        accelerometerFilter.reset(to: accelerometer, dt: interval)
+        alignInclination(squared)
+        gyroscopeQuaternion = inclinationQuaternion
+        let inertial = gyroscopeQuaternion.rotate(accelerometer)
+        accelerometerFilter.reset(to: inertial, dt: interval)
+        alignInclination(inertial.squaredLength)
         let axes = inertialAxes
         laggedAxesFilter.reset(to: axes.x, dt: slowInterval)
         laggedAxisY = laggedAxesFilter.companion(at: axes.y)
         laggedAxisZ = laggedAxesFilter.companion(at: axes.z)
+        slowStartUp = inertial * inverseGravityNorm
         restAccelerometerMean = accelerometer
-        inverseGravityNorm = accelerometer.squaredLength.reciprocalSquareRoot
-        alignInclination()
-        attitude6D = inclinationQuaternion * gyroscopeQuaternion
+        attitude6D = gyroscopeQuaternion.tilted(by: inclinationQuaternion)
     }
 
     /// q ← q ⊗ exp(ω dt / 2): the small rotation's quaternion to fourth order in the angle
@@ -208,27 +225,36 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         let squared = filtered.squaredLength
         inverseGravityNorm = inverseGravityNorm * (Scalar.one + Scalar.one.timesPowerOfTwo(-1)
             - squared.timesPowerOfTwo(-1) * inverseGravityNorm * inverseGravityNorm)
-        alignInclination()
+        alignInclination(squared)
     }
 
-    /// The rotation about a horizontal axis taking the filtered "up" n onto z: the quaternion
-    /// (1 + n_z, n_y, −n_x, 0) normalised (half the angle between n and z, no trigonometry).
-    private mutating func alignInclination() {
-        let up = inclinationQuaternion.rotate(accelerometerFilter.output) * inverseGravityNorm
-        let onePlusZ = Scalar.one + up.z
-        guard onePlusZ > Scalar.one.timesPowerOfTwo(-20) else {
+    /// The rotation about a horizontal axis taking the filtered "up" f (|f|² = `squared`) onto
+    /// z: the quaternion (|f| + f_z, f_y, −f_x, 0) normalised (half the angle between f and z, no
+    /// trigonometry). Scaled by 1/(2|f|) first, its squared norm is (1 + n_z)/2 (n = f/|f|), which
+    /// moves by parts in 10⁵ per sample at most: one Newton step from the previous normalising
+    /// factor keeps it exact (to 10⁻¹⁰); a larger jump (the start) takes the square root.
+    private mutating func alignInclination(_ squared: Scalar) {
+        let filtered = accelerometerFilter.output
+        let length = squared * inverseGravityNorm
+        let w = length + filtered.z
+        guard w > length.timesPowerOfTwo(-20) else {
             // Upside down exactly: any horizontal axis will do; x.
-            inclinationQuaternion = (Rotation(w: .zero, x: .one, y: .zero, z: .zero) * inclinationQuaternion).normalized
+            inclinationQuaternion = Rotation(w: .zero, x: .one, y: .zero, z: .zero)
             return
         }
-        // Half of it has |q|² = (1 + n_z)/2, near 1 for the small corrections of every step
-        // after the first. Not normalised itself: the product's normalisation scales by the
-        // same factor (and then needs no square root).
-        let correction = Rotation(w: onePlusZ.timesPowerOfTwo(-1), x: up.y.timesPowerOfTwo(-1), y: (-up.x).timesPowerOfTwo(-1), z: .zero)
-        inclinationQuaternion = inclinationQuaternion.tilted(by: correction).normalized
-        // The rotation vector of the correction, to first order (sin θ × axis; θ is at most
-        // milliradians per step after the first).
-        lastCorrection = FusionVector(x: up.y, y: -up.x, z: .zero)
+        let scale = inverseGravityNorm.timesPowerOfTwo(-1)
+        let (qw, qx, qy) = (w * scale, filtered.y * scale, -filtered.x * scale)
+        let squaredNorm = qw * qw + qx * qx + qy * qy
+        var k = inclinationNormalizer
+        let residual = squaredNorm * k * k - Scalar.one
+        let limit = Scalar.one.timesPowerOfTwo(-16)  // Newton leaves 3/8 of its square: < 10⁻¹⁰
+        if residual < limit, -residual < limit {
+            k = k * (Scalar.one - residual.timesPowerOfTwo(-1))
+        } else {
+            k = squaredNorm.reciprocalSquareRoot
+        }
+        inclinationNormalizer = k
+        inclinationQuaternion = Rotation(w: qw * k, x: qx * k, y: qy * k, z: .zero)
     }
 
     /// Rest: gyroscope and accelerometer within their thresholds of their 0.5 s averages for
@@ -250,10 +276,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// corrections, turned back into device axes, pull the bias estimate (an integral term with
     /// time constant `motionBiasTimeConstant`; the vertical axis of the moment is unobservable
     /// and gets nothing; rotation makes every device axis horizontal now and then). Every
-    /// `slowInterval`, with the corrections since the last time summed: the inclination and the
-    /// lagged axes that map them back move by a fraction of a per cent in that time.
-    private mutating func estimateBiasInMotion(_ dt: Scalar) {
-        let inertial = inclinationQuaternion.conjugate.rotate(correctionSum)
+    /// `slowInterval`, with the correction since the last time (rad, frame I): the lagged axes
+    /// that map it back move by a fraction of a per cent in that time.
+    private mutating func estimateBiasInMotion(_ inertial: Vector, _ dt: Scalar) {
         let two = Scalar.one + Scalar.one
         let error = laggedAxesFilter.output * inertial.x + laggedAxisY.output * inertial.y + laggedAxisZ.output * inertial.z
         bias = clamped(bias - error * inverseMotionBiasTime)

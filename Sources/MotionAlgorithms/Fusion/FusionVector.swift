@@ -73,8 +73,8 @@ public struct FusionQuaternion<Scalar: FusionScalar>: Sendable, BitwiseCopyable 
     @inlinable @inline(__always)
     public func tilted(by a: FusionQuaternion) -> FusionQuaternion {
         FusionQuaternion(w: a.w * w - a.x * x - a.y * y,
-                         x: a.w * x + a.x * w - a.y * z,
-                         y: a.w * y + a.x * z + a.y * w,
+                         x: a.w * x + a.x * w + a.y * z,
+                         y: a.w * y - a.x * z + a.y * w,
                          z: a.w * z + a.x * y - a.y * x)
     }
 
