@@ -95,7 +95,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private var referenceOffset = Vector.zero
     private static var recalibrationThresholdSquared: Scalar { Scalar(Q32_32(integer: 25)) }
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
-    private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
+    @usableFromInline var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
 
     /// - Parameters:
     ///   - magnetometerOffset: a stored hard-iron calibration, µT (`settings` should then give
@@ -138,7 +138,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public private(set) var attitude6D = Rotation.identity
 
     /// The 9D attitude: device axes → x magnetic north, y west, z up.
-    @inline(__always)  // (see `clamped`: FixedPointAttitudeFilter's getter copied the whole filter)
+    @inlinable  // (see `FixedPointAttitudeFilter`'s outputs)
     public var attitude9D: Rotation {
         attitude6D.turnedAboutZ(halfCosine: headingHalfCosine, halfSine: headingHalfSine)
     }

@@ -23,13 +23,13 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// The Earth's field in the attitude's frame, µT.
     public private(set) var earthField = Vector.zero
     /// Covariance of (c, B), µT², row-major 6 × 6 (symmetric).
-    private var covariance: InlineArray<36, Scalar>
+    @usableFromInline var covariance: InlineArray<36, Scalar>
     private let measurementVariance: Scalar
     private let offsetDriftVariance: Scalar
     private let fieldDriftVariance: Scalar
     private let updateInterval: Scalar
     private var sinceUpdate = Scalar.zero
-    private let thresholds: (high: Scalar, medium: Scalar, low: Scalar)
+    @usableFromInline let thresholds: (high: Scalar, medium: Scalar, low: Scalar)
     /// 130 µT, squared: twice the strongest geomagnetic field (≈ 65 µT near the poles). An
     /// offset that large can only be the device's own iron (phones: 100…400 µT); a smaller one
     /// may as well be a magnet that came near, which the heading filter rejects as a
@@ -72,12 +72,12 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// Once applied, the offset stays applied (no toggling at the threshold).
     // Inlined: called on the inout self of a mutating method, a call would first copy the whole
     // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
-    @inline(__always)
+    @inlinable
     public var appliedOffset: Vector { isApplied ? offset : .zero }
     public private(set) var isApplied = false
 
     /// The calibrated field, µT.
-    public func calibrated(_ raw: Vector) -> Vector { raw - appliedOffset }
+    @inlinable public func calibrated(_ raw: Vector) -> Vector { raw - appliedOffset }
 
     /// 1σ of the offset's worst axis, µT (for people: set-up and diagnostics, not per sample).
     public var offsetUncertainty: Double {
@@ -85,7 +85,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     }
 
     /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
-    @inline(__always)  // (see `appliedOffset`)
+    @inlinable  // (see `appliedOffset`)
     public var accuracy: Int8 {
         var worst = covariance[0]
         if covariance[7] > worst { worst = covariance[7] }

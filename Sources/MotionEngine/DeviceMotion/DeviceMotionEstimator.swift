@@ -128,11 +128,13 @@ public struct DeviceMotionEstimator: Sendable {
                             magneticField: field, magneticAccuracy: accuracy, heading: heading)
     }
 
-    // Constants of the output, converted once.
-    private static let minusInverseStandardGravity = Q32_32(-1 / 9.80665)
-    private static let degreesPerRadian = Q32_32(180 / Double.pi)
-    private static let fullTurnDegrees = Q32_32(360.0)
-    private static let noHeading = Q16_16(-1.0)
+    // Constants of the output as raw literals (a `static let` from a Double is reached through
+    // a lazy initialiser's check on every sample): Q32_32(-1 / 9.80665), Q32_32(180 / π),
+    // Q32_32(360), Q16_16(-1) (DeviceMotionConstantsTests checks them against those).
+    static var minusInverseStandardGravity: Q32_32 { Q32_32(rawValue: -437_964_779) }
+    static var degreesPerRadian: Q32_32 { Q32_32(rawValue: 246_083_499_208) }
+    static var fullTurnDegrees: Q32_32 { Q32_32(rawValue: 1_546_188_226_560) }
+    static var noHeading: Q16_16 { Q16_16(rawValue: -65_536) }
 
     static func fusion(_ vector: Vector3) -> FusionVector<Q32_32> {
         FusionVector(x: Q32_32(vector.x), y: Q32_32(vector.y), z: Q32_32(vector.z))
