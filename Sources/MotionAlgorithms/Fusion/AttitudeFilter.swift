@@ -138,7 +138,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public private(set) var attitude6D = Rotation.identity
 
     /// The 9D attitude: device axes → x magnetic north, y west, z up.
-    @inlinable  // (see `FixedPointAttitudeFilter`'s outputs)
+    @inlinable @inline(__always)  // (see `FixedPointAttitudeFilter`'s outputs)
     public var attitude9D: Rotation {
         attitude6D.turnedAboutZ(halfCosine: headingHalfCosine, halfSine: headingHalfSine)
     }

@@ -72,12 +72,12 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// Once applied, the offset stays applied (no toggling at the threshold).
     // Inlined: called on the inout self of a mutating method, a call would first copy the whole
     // struct (Swift passes a large self by value: a kilobyte of stack on a Cortex-M0).
-    @inlinable
+    @inlinable @inline(__always)
     public var appliedOffset: Vector { isApplied ? offset : .zero }
     public private(set) var isApplied = false
 
     /// The calibrated field, µT.
-    @inlinable public func calibrated(_ raw: Vector) -> Vector { raw - appliedOffset }
+    @inlinable @inline(__always) public func calibrated(_ raw: Vector) -> Vector { raw - appliedOffset }
 
     /// 1σ of the offset's worst axis, µT (for people: set-up and diagnostics, not per sample).
     public var offsetUncertainty: Double {
@@ -85,7 +85,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     }
 
     /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
-    @inlinable  // (see `appliedOffset`)
+    @inlinable @inline(__always)  // (see `appliedOffset`)
     public var accuracy: Int8 {
         var worst = covariance[0]
         if covariance[7] > worst { worst = covariance[7] }

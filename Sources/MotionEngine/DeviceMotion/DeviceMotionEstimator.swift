@@ -62,8 +62,11 @@ public struct DeviceMotionEstimator: Sendable {
             let dt = lastMagnetometerNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
             lastMagnetometerNanoseconds = reading.timestampNanoseconds
             let raw = Self.fusion(vector)
-            let field = softIron?.apply(raw) ?? raw
-            if softIron != nil { magneticField = Self.fixed(field) }  // what `output` calibrates
+            var field = raw
+            if let softIron {  // (one test, `apply` inlined: `?.` and `??` copied it twice per sample)
+                field = softIron.apply(raw)
+                magneticField = Self.fixed(field)  // what `output` calibrates
+            }
             filter.update(magnetometer: field, dt: dt)
             if startHeading == nil, filter.hasHeading {
                 let (sine, cosine) = Q32_32.sineCosine(filter.headingOffset.timesPowerOfTwo(-1))
