@@ -84,13 +84,28 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
 
     /// `lhs × rhs`, rounded to nearest (ties up), through an exact 128-bit product.
     @inlinable @inline(__always)
-    public static func * (lhs: Q32_32, rhs: Q32_32) -> Q32_32 {
-        // One 64 × 64 → 128-bit multiply (no Int128 arithmetic, whose overflow checks cost more
-        // than the multiply): bits 32…95 of the product, rounded at bit 31.
-        let (high, low) = lhs.rawValue.multipliedFullWidth(by: rhs.rawValue)
+    public static func * (lhs: Q32_32, rhs: Q32_32) -> Q32_32 { Q32_32(rawValue: product(lhs.rawValue, rhs.rawValue)) }
+
+    // A 64-bit core multiplies 64 × 64 → 128 bits in one instruction: inlined everywhere. A
+    // 32-bit one (Cortex-M) needs a dozen instructions and calls for it: there one shared copy
+    // keeps the firmware inside its flash (inlined, each multiplication costs ~40 bytes, and the
+    // fusion's vector and quaternion operations, inlined for 64-bit speed, hold hundreds).
+    #if _pointerBitWidth(_64)
+    @inlinable @inline(__always)
+    static func product(_ a: Int64, _ b: Int64) -> Int64 { roundedProduct(a, b) }
+    #else
+    @inline(never) @usableFromInline
+    static func product(_ a: Int64, _ b: Int64) -> Int64 { roundedProduct(a, b) }
+    #endif
+
+    /// Bits 32…95 of a × b, rounded at bit 31: one 64 × 64 → 128-bit multiply (no Int128
+    /// arithmetic, whose overflow checks cost more than the multiply).
+    @inlinable @inline(__always)
+    static func roundedProduct(_ a: Int64, _ b: Int64) -> Int64 {
+        let (high, low) = a.multipliedFullWidth(by: b)
         let (rounded, carry) = low.addingReportingOverflow(1 << 31)
         let top = high &+ (carry ? 1 : 0)
-        return Q32_32(rawValue: (top &<< 32) | Int64(bitPattern: rounded >> 32))
+        return (top &<< 32) | Int64(bitPattern: rounded >> 32)
     }
 
     /// × 2ⁿ (exact) or ÷ 2ⁿ (rounded half up, like the product), n < 63.

@@ -295,16 +295,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// The almost-inertial frame's x, y and z axes in device coordinates: the rows of the
     /// gyroscope quaternion's rotation matrix (device → almost-inertial).
     @inline(__always)  // (see `clamped`)
-    private var inertialAxes: (x: Vector, y: Vector, z: Vector) {
-        let q = gyroscopeQuaternion
-        let (xx, yy, zz) = (q.x * q.x, q.y * q.y, q.z * q.z)
-        let (xy, xz, yz) = (q.x * q.y, q.x * q.z, q.y * q.z)
-        let (wx, wy, wz) = (q.w * q.x, q.w * q.y, q.w * q.z)
-        let one = Scalar.one
-        return (Vector(x: one - (yy + zz) - (yy + zz), y: (xy - wz) + (xy - wz), z: (xz + wy) + (xz + wy)),
-                Vector(x: (xy + wz) + (xy + wz), y: one - (xx + zz) - (xx + zz), z: (yz - wx) + (yz - wx)),
-                Vector(x: (xz - wy) + (xz - wy), y: (yz + wx) + (yz + wx), z: one - (xx + yy) - (xx + yy)))
-    }
+    private var inertialAxes: (x: Vector, y: Vector, z: Vector) { gyroscopeQuaternion.matrixRows }
 
     /// A bias estimate within ±`biasLimit` on each axis.
     // Inlined: called on the inout self of a mutating method, a call would first copy the whole

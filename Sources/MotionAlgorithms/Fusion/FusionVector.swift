@@ -94,6 +94,19 @@ public struct FusionQuaternion<Scalar: FusionScalar>: Sendable, BitwiseCopyable 
         return v + t2 * w + u.cross(t2)
     }
 
+    /// The rows of this unit quaternion's rotation matrix (9 products): a matrix row dotted with a
+    /// vector gives that component of the rotated vector, for 3 multiplications instead of 5.
+    @inlinable
+    public var matrixRows: (x: FusionVector<Scalar>, y: FusionVector<Scalar>, z: FusionVector<Scalar>) {
+        let (xx, yy, zz) = (x * x, y * y, z * z)
+        let (xy, xz, yz) = (x * y, x * z, y * z)
+        let (wx, wy, wz) = (w * x, w * y, w * z)
+        let one = Scalar.one
+        return (FusionVector(x: one - (yy + zz) - (yy + zz), y: (xy - wz) + (xy - wz), z: (xz + wy) + (xz + wy)),
+                FusionVector(x: (xy + wz) + (xy + wz), y: one - (xx + zz) - (xx + zz), z: (yz - wx) + (yz - wx)),
+                FusionVector(x: (xz - wy) + (xz - wy), y: (yz + wx) + (yz + wx), z: one - (xx + yy) - (xx + yy)))
+    }
+
     @inlinable @inline(__always) public var squaredNorm: Scalar { w * w + x * x + y * y + z * z }
 
     @inlinable @inline(__always)

@@ -101,15 +101,12 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         sinceUpdate = .zero
         for i in 0..<3 { covariance[i * 6 + i] = covariance[i * 6 + i] + offsetDriftVariance }
         for i in 3..<6 { covariance[i * 6 + i] = covariance[i * 6 + i] + fieldDriftVariance }
-        let measured = rotation.rotate(raw)
         rejected = false
-        // The rows of R: R e_x, R e_y, R e_z are its columns; row i of R is (R e_x)_i, ….
-        let columnX = rotation.rotate(Vector(x: .one, y: .zero, z: .zero))
-        let columnY = rotation.rotate(Vector(x: .zero, y: .one, z: .zero))
-        let columnZ = rotation.rotate(Vector(x: .zero, y: .zero, z: .one))
-        observe(row: (columnX.x, columnY.x, columnZ.x), axis: 0, value: measured.x)
-        observe(row: (columnX.y, columnY.y, columnZ.y), axis: 1, value: measured.y)
-        observe(row: (columnX.z, columnY.z, columnZ.z), axis: 2, value: measured.z)
+        // The rows of R, and R m row by row.
+        let rows = rotation.matrixRows
+        observe(row: (rows.x.x, rows.x.y, rows.x.z), axis: 0, value: rows.x.dot(raw))
+        observe(row: (rows.y.x, rows.y.y, rows.y.z), axis: 1, value: rows.y.dot(raw))
+        observe(row: (rows.z.x, rows.z.y, rows.z.z), axis: 2, value: rows.z.dot(raw))
         // Rejected for long, the offset itself has probably changed (a magnetic case, a new
         // board mount): forget enough of it to learn it again.
         rejectedTime = rejected ? rejectedTime + updateInterval : .zero
