@@ -13,12 +13,15 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
 
     @inlinable public init(rawValue: Int64) { self.rawValue = rawValue }
 
-    public static let zero = Q32_32(rawValue: 0)
-    public static let one = Q32_32(rawValue: 1 << 32)
+    // Constants as inlinable computed properties, not stored `static let`s: a global is reached
+    // through its lazy-initialisation accessor from other modules (a call per use on the
+    // filters' per-sample path), a literal folds into the instruction.
+    @inlinable public static var zero: Q32_32 { Q32_32(rawValue: 0) }
+    @inlinable public static var one: Q32_32 { Q32_32(rawValue: 1 << 32) }
     /// π, rounded: round(π × 2³²) (the same as `Q32_32(Double.pi)`; Q32_32Tests).
-    public static let pi = Q32_32(rawValue: 13_493_037_705)
+    @inlinable public static var pi: Q32_32 { Q32_32(rawValue: 13_493_037_705) }
     /// √2, rounded: round(√2 × 2³²) (the same as `Q32_32(2.0.squareRoot())`).
-    public static let squareRootOfTwo = Q32_32(rawValue: 6_074_001_000)
+    @inlinable public static var squareRootOfTwo: Q32_32 { Q32_32(rawValue: 6_074_001_000) }
 
     /// An integer value (exact).
     @inlinable public init(integer: Int32) { rawValue = Int64(integer) << 32 }
@@ -81,13 +84,28 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
 
     /// `lhs × rhs`, rounded to nearest (ties up), through an exact 128-bit product.
     @inlinable @inline(__always)
-    public static func * (lhs: Q32_32, rhs: Q32_32) -> Q32_32 {
-        // One 64 × 64 → 128-bit multiply (no Int128 arithmetic, whose overflow checks cost more
-        // than the multiply): bits 32…95 of the product, rounded at bit 31.
-        let (high, low) = lhs.rawValue.multipliedFullWidth(by: rhs.rawValue)
+    public static func * (lhs: Q32_32, rhs: Q32_32) -> Q32_32 { Q32_32(rawValue: product(lhs.rawValue, rhs.rawValue)) }
+
+    // A 64-bit core multiplies 64 × 64 → 128 bits in one instruction: inlined everywhere. A
+    // 32-bit one (Cortex-M) needs a dozen instructions and calls for it: there one shared copy
+    // keeps the firmware inside its flash (inlined, each multiplication costs ~40 bytes, and the
+    // fusion's vector and quaternion operations, inlined for 64-bit speed, hold hundreds).
+    #if _pointerBitWidth(_64)
+    @inlinable @inline(__always)
+    static func product(_ a: Int64, _ b: Int64) -> Int64 { roundedProduct(a, b) }
+    #else
+    @inline(never) @usableFromInline
+    static func product(_ a: Int64, _ b: Int64) -> Int64 { roundedProduct(a, b) }
+    #endif
+
+    /// Bits 32…95 of a × b, rounded at bit 31: one 64 × 64 → 128-bit multiply (no Int128
+    /// arithmetic, whose overflow checks cost more than the multiply).
+    @inlinable @inline(__always)
+    static func roundedProduct(_ a: Int64, _ b: Int64) -> Int64 {
+        let (high, low) = a.multipliedFullWidth(by: b)
         let (rounded, carry) = low.addingReportingOverflow(1 << 31)
         let top = high &+ (carry ? 1 : 0)
-        return Q32_32(rawValue: (top &<< 32) | Int64(bitPattern: rounded >> 32))
+        return (top &<< 32) | Int64(bitPattern: rounded >> 32)
     }
 
     /// × 2ⁿ (exact) or ÷ 2ⁿ (rounded half up, like the product), n < 63.

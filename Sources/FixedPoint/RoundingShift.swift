@@ -9,11 +9,12 @@ extension Int64 {
         let half = Int64(1) << (count - 1)
         let mask = (Int64(1) << count) - 1
         let floor = self >> count  // arithmetic shift: rounds toward −∞, corrected below
+        // +1 when the remainder exceeds half, or equals it and floor is odd: remainder + (half − 1)
+        // + (floor's low bit) reaches 2^count exactly then. Branch-free (the fixed-point filters'
+        // atan2, sin/cos and output conversions run it per sample), and with no overflow: the
+        // sum is below 2^(count+1).
         let remainder = self & mask
-        if remainder > half || (remainder == half && floor & 1 == 1) {
-            return floor + 1
-        }
-        return floor
+        return floor + ((remainder + (floor & 1) + (half - 1)) >> count)
     }
 }
 

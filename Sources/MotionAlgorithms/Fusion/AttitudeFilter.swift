@@ -9,14 +9,22 @@ import FixedPoint
 ///   frame I that drifts only with the remaining bias);
 /// - `inclinationQuaternion`: the rotation about a horizontal axis that brings I's "up", the
 ///   accelerometer low-pass filtered **in frame I** (so that motion of the device does not
-///   smear it, and only accelerations lasting seconds can tilt it), onto the vertical;
+///   smear it, and only accelerations lasting seconds can tilt it), onto the vertical. Frame I
+///   starts level (the gyroscope quaternion starts at the first sample's inclination), so its
+///   up stays near the vertical, moved only by the remaining bias: the inclination is computed
+///   from it directly each sample (the shortest rotation onto z), not built up step by step;
 /// - `headingOffset`: the rotation about the vertical that brings the magnetometer's
 ///   horizontal component onto north (x), corrected with a time constant, skipped while the
 ///   field is disturbed (its strength or dip off the reference).
 /// The 6D attitude is inclination ⊗ gyroscope; the 9D one adds heading.
 ///
 /// The gyroscope bias is estimated at rest (gyroscope and accelerometer steady for 1.5 s):
-/// there the bias follows the gyroscope's average.
+/// there the bias follows the gyroscope's average; in motion, from the inclination corrections.
+///
+/// Cost: what must follow every sample (integration, the accelerometer's filter, the
+/// inclination, rest detection) runs per sample; what changes over seconds (the bias in motion,
+/// the lagged axes it needs, the gyroscope quaternion's renormalisation) runs at most every
+/// `AttitudeFilterSettings.slowInterval` (50 Hz), from what the samples between accumulated.
 public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public typealias Vector = FusionVector<Scalar>
     public typealias Rotation = FusionQuaternion<Scalar>
@@ -48,23 +56,30 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     // Constants as computed properties, not stored (folded at compile time in fixed point).
     private static var pi: Scalar { Scalar(Q32_32.pi) }
     private static var oneSixth: Scalar { Scalar(numerator: 1, denominator: 6) }
+    private static var oneTwentyFourth: Scalar { Scalar(numerator: 1, denominator: 24) }
 
     // States.
     private var started = false
     private var accelerometerFilter: ButterworthLowPass<Scalar>
     /// The almost-inertial frame's axes in device coordinates (the rows of the gyroscope
-    /// quaternion's matrix), low-passed by the accelerometer's filter: the inclination
+    /// quaternion's matrix), low-passed with the accelerometer's time constant: the inclination
     /// corrections lag the motion by that filter, so the bias they reveal is mapped back into
     /// device axes with the rotation of the same moment (VQF filters its rotation matrix the
     /// same way). With the current rotation instead, a device turning at ~1/τ (a walker's
     /// laps) smears a bias across axes: the iPhone 5's 5.5 °/s on x was learned as a bias on y.
-    /// (Companions of the accelerometer's filter: the same coefficients.)
-    private var laggedAxisX = ButterworthLowPass<Scalar>.Companion(), laggedAxisY = ButterworthLowPass<Scalar>.Companion(),
-                laggedAxisZ = ButterworthLowPass<Scalar>.Companion()
+    /// Sampled at the slow interval (a 0.075 Hz filter needs no more than 50 Hz): the x axis is
+    /// `laggedAxesFilter`'s own signal, y and z its companions (the same coefficients).
+    private var laggedAxesFilter: ButterworthLowPass<Scalar>
+    private var laggedAxisY = ButterworthLowPass<Scalar>.Companion(), laggedAxisZ = ButterworthLowPass<Scalar>.Companion()
+    /// Time since the slow part last ran, s, and when it runs again (s, see `init`).
+    private var slowClock = Scalar.zero
+    private let slowInterval: Scalar
     /// 1/|filtered acceleration|, refined by Newton from its previous value each step.
     private var inverseGravityNorm = Scalar.zero
-    /// The latest inclination correction as a rotation vector (rad, reference frame).
-    private var lastCorrection = Vector.zero
+    /// The normalising factor of the inclination's half-angle quaternion, refined the same way.
+    private var inclinationNormalizer = Scalar.one
+    /// The filtered up (unit, frame I) when the slow part last ran.
+    private var slowStartUp = Vector.zero
     private var restGyroscopeMean = Vector.zero, restAccelerometerMean = Vector.zero
     private var restTime = Scalar.zero
     private var magneticSamples = Scalar.zero
@@ -80,7 +95,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private var referenceOffset = Vector.zero
     private static var recalibrationThresholdSquared: Scalar { Scalar(Q32_32(integer: 25)) }
     /// cos and sin of half the heading offset, kept with it (the output needs them each sample).
-    private var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
+    @usableFromInline var headingHalfCosine = Scalar.one, headingHalfSine = Scalar.zero
     /// The gyroscope bias the heading reveals, rad/s, device axes (`MagneticBiasTracking`).
     public private(set) var magneticBias: MagneticBiasTracking<Scalar>
 
@@ -95,6 +110,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,
                                               initialUncertainty: settings.magnetometerOffsetUncertainty)
         accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        laggedAxesFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        // Runs once 90 % of the interval has passed: a rate that divides the interval exactly
+        // (50 Hz: every sample; 100 Hz: every second) then does not sit on the threshold, where
+        // a rounding could make the fixed-point filter and its Double reference decide apart.
+        slowInterval = Scalar(settings.slowInterval * Q32_32(numerator: 9, denominator: 10))
         // Reciprocals and squares in exact integer arithmetic (Q32.32).
         inverseMagnetometerTime = Scalar(settings.magnetometerTimeConstant.reciprocal)
         inverseRestFilterTime = Scalar(settings.restFilterTimeConstant.reciprocal)
@@ -121,6 +141,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public private(set) var attitude6D = Rotation.identity
 
     /// The 9D attitude: device axes → x magnetic north, y west, z up.
+    @inlinable @inline(__always)  // (see `FixedPointAttitudeFilter`'s outputs)
     public var attitude9D: Rotation {
         attitude6D.turnedAboutZ(halfCosine: headingHalfCosine, halfSine: headingHalfSine)
     }
@@ -134,39 +155,68 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         }
         integrate(gyroscope - bias, dt)
         correctInclination(accelerometer, dt)
-        let axes = inertialAxes
-        accelerometerFilter.update(&laggedAxisX, with: axes.x)
-        accelerometerFilter.update(&laggedAxisY, with: axes.y)
-        accelerometerFilter.update(&laggedAxisZ, with: axes.z)
-        attitude6D = inclinationQuaternion * gyroscopeQuaternion
+        attitude6D = gyroscopeQuaternion.tilted(by: inclinationQuaternion)
         detectRestAndEstimateBias(gyroscope, accelerometer, dt)
-        if !isResting { estimateBiasInMotion(dt) }
+        slowClock = slowClock + dt
+        if slowClock >= slowInterval { updateSlowly() }
+    }
+
+    /// The part that changes over seconds, every `slowInterval` (see the type's comment).
+    private mutating func updateSlowly() {
+        let dt = slowClock
+        slowClock = .zero
+        gyroscopeQuaternion = gyroscopeQuaternion.normalized
+        let axes = inertialAxes
+        laggedAxesFilter.update(axes.x, dt: dt)
+        laggedAxesFilter.update(&laggedAxisY, with: axes.y)
+        laggedAxesFilter.update(&laggedAxisZ, with: axes.z)
+        let up = accelerometerFilter.output * inverseGravityNorm
+        // What the inclination corrected since the last time, as a rotation vector in frame I:
+        // each step turned the previous up n onto the new one, sin of the angle × axis = n_new ×
+        // n_old, and summed over a path this smooth (a 3 s filter's output over 20 ms) that is
+        // the cross product of its ends.
+        let correction = up.cross(slowStartUp)
+        slowStartUp = up
+        if !isResting { estimateBiasInMotion(correction, dt) }
     }
 
     private mutating func start(_ accelerometer: Vector) {
         started = true
-        // The filters start at the first sample: the inclination is right at once.
-        accelerometerFilter.reset(to: accelerometer, dt: Scalar.one.timesPowerOfTwo(-7))
+        // The filters start at the first sample: the inclination is right at once. Frame I
+        // starts level: the gyroscope quaternion takes the first sample's inclination (frame I
+        // is the device's frame until then), and the inclination starts at identity.
+        let squared = accelerometer.squaredLength
+        inverseGravityNorm = squared.reciprocalSquareRoot
+        let interval = Scalar.one.timesPowerOfTwo(-7)
+        accelerometerFilter.reset(to: accelerometer, dt: interval)
+        alignInclination(squared)
+        gyroscopeQuaternion = inclinationQuaternion
+        let inertial = gyroscopeQuaternion.rotate(accelerometer)
+        accelerometerFilter.reset(to: inertial, dt: interval)
+        alignInclination(inertial.squaredLength)
         let axes = inertialAxes
-        laggedAxisX = accelerometerFilter.companion(at: axes.x)
-        laggedAxisY = accelerometerFilter.companion(at: axes.y)
-        laggedAxisZ = accelerometerFilter.companion(at: axes.z)
+        laggedAxesFilter.reset(to: axes.x, dt: slowInterval)
+        laggedAxisY = laggedAxesFilter.companion(at: axes.y)
+        laggedAxisZ = laggedAxesFilter.companion(at: axes.z)
+        slowStartUp = inertial * inverseGravityNorm
         restAccelerometerMean = accelerometer
-        inverseGravityNorm = accelerometer.squaredLength.reciprocalSquareRoot
-        alignInclination()
-        attitude6D = inclinationQuaternion * gyroscopeQuaternion
+        attitude6D = gyroscopeQuaternion.tilted(by: inclinationQuaternion)
     }
 
-    /// q ← q ⊗ exp(ω dt / 2): the small rotation's quaternion to third order in the angle
-    /// θ = |ω| dt (w = 1 − θ²/8, v = ω dt/2 (1 − θ²/24); the neglected terms are θ⁴/384, below
-    /// 10⁻¹⁰ for θ < 0.02 rad, i.e. 1150 °/s at 1 ms steps), then renormalised.
+    /// q ← q ⊗ exp(ω dt / 2): the small rotation's quaternion to fourth order in the angle
+    /// θ = |ω| dt, with a = θ²/4: w = cos(θ/2) ≈ 1 − a/2 + a²/24, v = ω dt/2 (1 − a/6). The
+    /// neglected terms are below θ⁵/3840, 10⁻¹² for θ < 0.02 rad (1150 °/s at 1 ms steps), and
+    /// the step is a unit quaternion to a³/72 (10⁻¹¹ even at θ = 0.06 rad, 170 °/s at 50 Hz):
+    /// the product drifts from unit length only by rounding, so it is renormalised in
+    /// `updateSlowly`, not here. (Without the a² term the norm is off by a²/12, 7 × 10⁻⁸ at
+    /// θ = 0.06: visible as 0.02° in the attitude's angle to the Double reference.)
     private mutating func integrate(_ rate: Vector, _ dt: Scalar) {
         let half = rate * dt.timesPowerOfTwo(-1)        // ω dt / 2
-        let quarterThetaSquared = half.squaredLength     // θ² / 4
-        let w = Scalar.one - quarterThetaSquared.timesPowerOfTwo(-1)
-        let v = half * (Scalar.one - quarterThetaSquared * Self.oneSixth)
+        let a = half.squaredLength                       // θ² / 4
+        let w = Scalar.one - a.timesPowerOfTwo(-1) + a * a * Self.oneTwentyFourth
+        let v = half * (Scalar.one - a * Self.oneSixth)
         let step = Rotation(w: w, x: v.x, y: v.y, z: v.z)
-        gyroscopeQuaternion = (gyroscopeQuaternion * step).normalized
+        gyroscopeQuaternion = gyroscopeQuaternion * step
     }
 
     /// Low-pass filters the accelerometer in frame I (second-order Butterworth, VQF's cutoff
@@ -178,25 +228,36 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         let squared = filtered.squaredLength
         inverseGravityNorm = inverseGravityNorm * (Scalar.one + Scalar.one.timesPowerOfTwo(-1)
             - squared.timesPowerOfTwo(-1) * inverseGravityNorm * inverseGravityNorm)
-        alignInclination()
+        alignInclination(squared)
     }
 
-    /// The rotation about a horizontal axis taking the filtered "up" n onto z: the quaternion
-    /// (1 + n_z, n_y, −n_x, 0) normalised (half the angle between n and z, no trigonometry).
-    private mutating func alignInclination() {
-        let up = inclinationQuaternion.rotate(accelerometerFilter.output) * inverseGravityNorm
-        let onePlusZ = Scalar.one + up.z
-        guard onePlusZ > Scalar.one.timesPowerOfTwo(-20) else {
+    /// The rotation about a horizontal axis taking the filtered "up" f (|f|² = `squared`) onto
+    /// z: the quaternion (|f| + f_z, f_y, −f_x, 0) normalised (half the angle between f and z, no
+    /// trigonometry). Scaled by 1/(2|f|) first, its squared norm is (1 + n_z)/2 (n = f/|f|), which
+    /// moves by parts in 10⁵ per sample at most: one Newton step from the previous normalising
+    /// factor keeps it exact (to 10⁻¹⁰); a larger jump (the start) takes the square root.
+    private mutating func alignInclination(_ squared: Scalar) {
+        let filtered = accelerometerFilter.output
+        let length = squared * inverseGravityNorm
+        let w = length + filtered.z
+        guard w > length.timesPowerOfTwo(-20) else {
             // Upside down exactly: any horizontal axis will do; x.
-            inclinationQuaternion = (Rotation(w: .zero, x: .one, y: .zero, z: .zero) * inclinationQuaternion).normalized
+            inclinationQuaternion = Rotation(w: .zero, x: .one, y: .zero, z: .zero)
             return
         }
-        // Half of it has |q|² = (1 + n_z)/2, near 1 for the small corrections of every step
-        // after the first: `normalized` then needs no square root.
-        let half = Scalar.one.timesPowerOfTwo(-1)
-        let unit = Rotation(w: onePlusZ * half, x: up.y * half, y: -up.x * half, z: .zero).normalized
-        inclinationQuaternion = inclinationQuaternion.tilted(by: unit).normalized
-        lastCorrection = FusionVector(x: unit.x + unit.x, y: unit.y + unit.y, z: .zero)
+        let scale = inverseGravityNorm.timesPowerOfTwo(-1)
+        let (qw, qx, qy) = (w * scale, filtered.y * scale, -filtered.x * scale)
+        let squaredNorm = qw * qw + qx * qx + qy * qy
+        var k = inclinationNormalizer
+        let residual = squaredNorm * k * k - Scalar.one
+        let limit = Scalar.one.timesPowerOfTwo(-16)  // Newton leaves 3/8 of its square: < 10⁻¹⁰
+        if residual < limit, -residual < limit {
+            k = k * (Scalar.one - residual.timesPowerOfTwo(-1))
+        } else {
+            k = squaredNorm.reciprocalSquareRoot
+        }
+        inclinationNormalizer = k
+        inclinationQuaternion = Rotation(w: qw * k, x: qx * k, y: qy * k, z: .zero)
     }
 
     /// Rest: gyroscope and accelerometer within their thresholds of their 0.5 s averages for
@@ -217,11 +278,12 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// gyroscope drifts by −R b_error; the corrections undo it about the horizontal axes. So the
     /// corrections, turned back into device axes, pull the bias estimate (an integral term with
     /// time constant `motionBiasTimeConstant`; the vertical axis of the moment is unobservable
-    /// and gets nothing; rotation makes every device axis horizontal now and then).
-    private mutating func estimateBiasInMotion(_ dt: Scalar) {
-        let inertial = inclinationQuaternion.conjugate.rotate(lastCorrection)
+    /// and gets nothing; rotation makes every device axis horizontal now and then). Every
+    /// `slowInterval`, with the correction since the last time (rad, frame I): the lagged axes
+    /// that map it back move by a fraction of a per cent in that time.
+    private mutating func estimateBiasInMotion(_ inertial: Vector, _ dt: Scalar) {
         let two = Scalar.one + Scalar.one
-        let error = laggedAxisX.output * inertial.x + laggedAxisY.output * inertial.y + laggedAxisZ.output * inertial.z
+        let error = laggedAxesFilter.output * inertial.x + laggedAxisY.output * inertial.y + laggedAxisZ.output * inertial.z
         bias = clamped(bias - error * inverseMotionBiasTime)
         guard motionBiasTime < settledMotionBiasTime else { return }
         motionBiasClock = motionBiasClock + dt
@@ -236,16 +298,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// The almost-inertial frame's x, y and z axes in device coordinates: the rows of the
     /// gyroscope quaternion's rotation matrix (device → almost-inertial).
     @inline(__always)  // (see `clamped`)
-    private var inertialAxes: (x: Vector, y: Vector, z: Vector) {
-        let q = gyroscopeQuaternion
-        let (xx, yy, zz) = (q.x * q.x, q.y * q.y, q.z * q.z)
-        let (xy, xz, yz) = (q.x * q.y, q.x * q.z, q.y * q.z)
-        let (wx, wy, wz) = (q.w * q.x, q.w * q.y, q.w * q.z)
-        let one = Scalar.one
-        return (Vector(x: one - (yy + zz) - (yy + zz), y: (xy - wz) + (xy - wz), z: (xz + wy) + (xz + wy)),
-                Vector(x: (xy + wz) + (xy + wz), y: one - (xx + zz) - (xx + zz), z: (yz - wx) + (yz - wx)),
-                Vector(x: (xz - wy) + (xz - wy), y: (yz + wx) + (yz + wx), z: one - (xx + yy) - (xx + yy)))
-    }
+    private var inertialAxes: (x: Vector, y: Vector, z: Vector) { gyroscopeQuaternion.matrixRows }
 
     /// A bias estimate within ±`biasLimit` on each axis.
     // Inlined: called on the inout self of a mutating method, a call would first copy the whole
@@ -316,9 +369,12 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         var gain = dt * inverseMagnetometerTime
         if fastMagneticConvergence {
             magneticSamples = magneticSamples + .one
-            // 1/n while it exceeds dt/τ: a running mean over the first samples.
-            let runningMean = magneticSamples.reciprocalSquareRoot * magneticSamples.reciprocalSquareRoot
-            if runningMean > gain { gain = runningMean }
+            // 1/n while it exceeds dt/τ (n dt/τ < 1): a running mean over the first samples.
+            // (Tested as a product: after those, no square root per sample.)
+            if magneticSamples * gain < Scalar.one {
+                let root = magneticSamples.reciprocalSquareRoot
+                gain = root * root
+            }
         }
         let error = wrapped(target - headingOffset)
         setHeading(headingOffset + error * gain)

@@ -39,6 +39,7 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
         state2 = x * b0 - x * a2
     }
 
+    @discardableResult
     mutating func update(_ x: Vector, dt: Scalar) -> Vector {
         // The coefficients follow the average interval, not each one: phones' timestamps
         // jitter by milliseconds, and a direct-form filter whose coefficients change every
@@ -47,10 +48,10 @@ struct ButterworthLowPass<Scalar: FusionScalar>: Sendable {
         let change = averageInterval - lastInterval
         let tolerance = lastInterval.timesPowerOfTwo(-6)
         if change > tolerance || -change > tolerance { setInterval(averageInterval) }
-        let b1 = b0 + b0
-        let y = x * b0 + state1
-        state1 = x * b1 - y * a1 + state2
-        state2 = x * b0 - y * a2
+        let xb0 = x * b0  // b₁ = 2b₀, b₂ = b₀: one product for all three
+        let y = xb0 + state1
+        state1 = xb0 + xb0 - y * a1 + state2
+        state2 = xb0 - y * a2
         output = y
         return y
     }

@@ -22,16 +22,18 @@ public struct FixedPointAttitudeFilter: Sendable {
         filter.update(magnetometer: magnetometer, dt: dt)
     }
 
-    public var attitude6D: Rotation { filter.attitude6D }
-    public var attitude9D: Rotation { filter.attitude9D }
-    public var bias: Vector { filter.bias }
+    // The outputs read per sample are always inlined (plain field reads and a few multiplications
+    // in the caller): as calls, the caller first copied the whole filter (1.3 KB) for them.
+    @inlinable @inline(__always) public var attitude6D: Rotation { filter.attitude6D }
+    @inlinable @inline(__always) public var attitude9D: Rotation { filter.attitude9D }
+    @inlinable @inline(__always) public var bias: Vector { filter.bias }
     public var headingOffset: Q32_32 { filter.headingOffset }
     public var hasHeading: Bool { filter.hasHeading }
     public var isResting: Bool { filter.isResting }
     public var isMagneticallyDisturbed: Bool { filter.isMagneticallyDisturbed }
-    public var magnetometerAccuracy: Int8 { filter.calibration.accuracy }
+    @inlinable @inline(__always) public var magnetometerAccuracy: Int8 { filter.calibration.accuracy }
     public var magnetometerOffset: Vector { filter.calibration.offset }
     /// 1σ of the offset estimate's worst axis, µT.
     public var magnetometerOffsetUncertainty: Double { filter.calibration.offsetUncertainty }
-    public func calibrated(_ raw: Vector) -> Vector { filter.calibration.calibrated(raw) }
+    @inlinable @inline(__always) public func calibrated(_ raw: Vector) -> Vector { filter.calibration.calibrated(raw) }
 }

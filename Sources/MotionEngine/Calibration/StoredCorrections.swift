@@ -56,6 +56,7 @@ struct SoftIronCorrection: Sendable {
                        (inverse[2, 0], inverse[2, 1], inverse[2, 2]))
     }
 
+    @inline(__always)  // per sample: read in place, not copied for a call
     func apply(_ raw: FusionVector<Q32_32>) -> FusionVector<Q32_32> {
         let d = raw - center
         return center + FusionVector(x: rows.0.dot(d), y: rows.1.dot(d), z: rows.2.dot(d))

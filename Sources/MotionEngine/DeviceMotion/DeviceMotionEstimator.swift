@@ -62,8 +62,11 @@ public struct DeviceMotionEstimator: Sendable {
             let dt = lastMagnetometerNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
             lastMagnetometerNanoseconds = reading.timestampNanoseconds
             let raw = Self.fusion(vector)
-            let field = softIron?.apply(raw) ?? raw
-            if softIron != nil { magneticField = Self.fixed(field) }  // what `output` calibrates
+            var field = raw
+            if let softIron {  // (one test, `apply` inlined: `?.` and `??` copied it twice per sample)
+                field = softIron.apply(raw)
+                magneticField = Self.fixed(field)  // what `output` calibrates
+            }
             filter.update(magnetometer: field, dt: dt)
             if startHeading == nil, filter.hasHeading {
                 let (sine, cosine) = Q32_32.sineCosine(filter.headingOffset.timesPowerOfTwo(-1))
@@ -82,6 +85,9 @@ public struct DeviceMotionEstimator: Sendable {
         }
     }
 
+    // Inlined: called on the inout self of `process`, a call would first copy the whole
+    // estimator (1.3 KB with the filter) every sample.
+    @inline(__always)
     private func output(at time: Int64, rate: FusionVector<Q32_32>, accelerometer: FusionVector<Q32_32>) -> DeviceMotion {
         let inclined = filter.attitude6D
         let attitude: FusionQuaternion<Q32_32>
@@ -125,11 +131,13 @@ public struct DeviceMotionEstimator: Sendable {
                             magneticField: field, magneticAccuracy: accuracy, heading: heading)
     }
 
-    // Constants of the output, converted once.
-    private static let minusInverseStandardGravity = Q32_32(-1 / 9.80665)
-    private static let degreesPerRadian = Q32_32(180 / Double.pi)
-    private static let fullTurnDegrees = Q32_32(360.0)
-    private static let noHeading = Q16_16(-1.0)
+    // Constants of the output as raw literals (a `static let` from a Double is reached through
+    // a lazy initialiser's check on every sample): Q32_32(-1 / 9.80665), Q32_32(180 / π),
+    // Q32_32(360), Q16_16(-1) (DeviceMotionConstantsTests checks them against those).
+    static var minusInverseStandardGravity: Q32_32 { Q32_32(rawValue: -437_964_779) }
+    static var degreesPerRadian: Q32_32 { Q32_32(rawValue: 246_083_499_208) }
+    static var fullTurnDegrees: Q32_32 { Q32_32(rawValue: 1_546_188_226_560) }
+    static var noHeading: Q16_16 { Q16_16(rawValue: -65_536) }
 
     static func fusion(_ vector: Vector3) -> FusionVector<Q32_32> {
         FusionVector(x: Q32_32(vector.x), y: Q32_32(vector.y), z: Q32_32(vector.z))
@@ -141,7 +149,7 @@ public struct DeviceMotionEstimator: Sendable {
 
     static func fixed(_ q: FusionQuaternion<Q32_32>) -> Quaternion {
         // w ≥ 0: one of the two quaternions of a rotation, as recordings and Core Motion give it.
-        let sign = q.w < .zero ? -Q32_32.one : Q32_32.one
-        return Quaternion(w: (q.w * sign).q2_30, x: (q.x * sign).q2_30, y: (q.y * sign).q2_30, z: (q.z * sign).q2_30)
+        let q = q.w < .zero ? FusionQuaternion(w: -q.w, x: -q.x, y: -q.y, z: -q.z) : q
+        return Quaternion(w: q.w.q2_30, x: q.x.q2_30, y: q.y.q2_30, z: q.z.q2_30)
     }
 }
