@@ -143,3 +143,20 @@ func checkSwitchUpAndBack<Driver: FIFOInertialDriver, Chip: EmulatedChip>(
         #expect(zip(stamps.dropFirst(), stamps).allSatisfy { $0 - $1 == period }, "drain \(number): \(stamps)")
     }
 }
+
+/// Leaves `run`'s chip (at 100 Hz) undrained for 1.4 s, 140 frames for its 85-frame FIFO, then
+/// switches it to `fastHertz`: the overflow is counted by the switch (the flush would hide it),
+/// and the 100 ms after it bring every sample at the new rate, once, none from before it.
+func checkOverflowBeforeTheSwitch<Driver: FIFOInertialDriver, Chip: EmulatedChip>(_ run: inout RateSwitchRun<Driver, Chip>,
+                                                                                 fastHertz: Int) throws {
+    try run.drain(at: 100_000_000)
+    run.chip.advance(to: 1_500_000_000)
+    #expect(try run.driver.setSampleRate(hertz: fastHertz, dataReadyInterrupt: false) == 1_000_000_000_000 / Int64(fastHertz * 1000))
+    #expect(run.driver.overflows == 1)
+    let before = run.frames.count, taken = run.motion.sampleTimes.count
+    try run.drain(every: 10_000_000, from: 1_510_000_000, through: 1_600_000_000)
+    let after = run.frames[before...]
+    #expect(after.count == run.motion.sampleTimes.count - taken && after.count == fastHertz / 10)
+    #expect(zip(after.dropFirst(), after).allSatisfy { ($0.index - $1.index + 32) % 32 == 1 })
+    #expect(run.overflowedDrains == 0 && run.driver.overflows == 1)
+}
