@@ -76,7 +76,7 @@ final class BatchedStage {
     /// rate in place (the same runtime and time origin), or restarted a simulated board whose
     /// recording ended (a new origin): either way the FIFO-gap count starts afresh, with the
     /// first frame at this period.
-    func runtimeChanged(decimation: Int, periodNanoseconds: Int64, overflows: Int) {
+    func rateChanged(decimation: Int, periodNanoseconds: Int64, overflows: Int) {
         self.decimation = max(1, decimation)
         self.periodNanoseconds = periodNanoseconds
         frameIndex = 0

@@ -23,7 +23,7 @@ extension EngineWorker {
                                           + "\(fifo.rateHertz) Hz for batched sensors: \(error)")
             }
             fifoRunsFast = true
-            batched.runtimeChanged(decimation: Int((normalPeriod + fastPeriod / 2) / max(1, fastPeriod)), periodNanoseconds: fastPeriod,
+            batched.rateChanged(decimation: Int((normalPeriod + fastPeriod / 2) / max(1, fastPeriod)), periodNanoseconds: fastPeriod,
                                    overflows: fastChipOverflows)
         }
         batched.add(client)
@@ -53,7 +53,7 @@ extension EngineWorker {
             return
         }
         fifoRunsFast = false
-        batched.runtimeChanged(decimation: 1, periodNanoseconds: 0, overflows: 0)
+        batched.rateChanged(decimation: 1, periodNanoseconds: 0, overflows: 0)
     }
 
     /// FIFO overflows of the fast chip so far.

@@ -117,7 +117,7 @@ final class EngineWorker {
             if !batched.isEmpty { batched.observe(overflows: fastChipOverflows) }
             if runtime.isFinished {
                 try restart()
-                batched.runtimeChanged(decimation: batched.decimation, periodNanoseconds: batched.periodNanoseconds, overflows: 0)
+                batched.rateChanged(decimation: batched.decimation, periodNanoseconds: batched.periodNanoseconds, overflows: 0)
             }
         } catch {
             let failure = MotionManagerError(.unknown, "The board file \(board.path) (\"\(board.description.name)\") stopped: \(error)")

@@ -2,7 +2,8 @@ public import SensorBus
 
 /// A BMI160 at register level (BST-BMI160-DS000): CHIP_ID 0xD1, both sensors suspended after
 /// power-on or soft reset, CMD register commands (normal modes, FIFO flush, soft reset),
-/// samples at the ACC_CONF rate into the data registers and, with FIFO_CONFIG_1 = 0xC0, as
+/// samples at the ACC_CONF rate (changed in place in normal mode, on the ODR grid) into the
+/// data registers and, with FIFO_CONFIG_1 = 0xC0, as
 /// headerless 12-byte frames (gyroscope, accelerometer) into a 1024-byte FIFO that drops its
 /// oldest frame when full, FIFO_DATA bursts that pop it, and injected faults.
 public final class BMI160Emulator: I2CBus, EmulatedChip {

@@ -1,7 +1,8 @@
 public import SensorBus
 
 /// An MPU-6050 at register level (RM-MPU-6000A-00): reset values (asleep, WHO_AM_I 0x68),
-/// self-clearing DEVICE_RESET and FIFO_RESET, samples at 1 kHz / (1 + SMPLRT_DIV) written to
+/// self-clearing DEVICE_RESET and FIFO_RESET, samples at 1 kHz / (1 + SMPLRT_DIV) (a divider
+/// written while sampling takes effect in place, on the internal sample clock) written to
 /// the data registers and, when enabled, as 12-byte frames into a 1024-byte FIFO that overwrites
 /// its oldest bytes when full (setting FIFO_OFLOW_INT), burst reads that auto-increment except
 /// on FIFO_R_W (which pops the FIFO), INT_STATUS cleared by reading, and injected faults.
