@@ -14,11 +14,14 @@ extension EngineWorker {
             let fastPeriod: Int64
             do {
                 // The frames read at the board's rate go to the other streams as they were.
-                guard let period = try runtime.setFIFORate(label: fifo.label, hertz: fifo.rateHertz, dataReady: false, deliver: { publish($0) }) else {
+                let period = try runtime.setFIFORate(label: fifo.label, hertz: fifo.rateHertz, dataReady: false) { publish($0) }
+                guard let period else {
                     return MotionManagerError(.notAvailable, "The board file \(board.path) has no FIFO chip \"\(fifo.label)\".")
                 }
                 fastPeriod = period
             } catch {
+                // Back where it was, if the bus lets us (the rate may have been written).
+                _ = try? runtime.setFIFORate(label: fifo.label, hertz: fifo.boardRateHertz, dataReady: true) { publish($0) }
                 return MotionManagerError(.unknown, "The board file \(board.path) could not run its chip \"\(fifo.label)\" at "
                                           + "\(fifo.rateHertz) Hz for batched sensors: \(error)")
             }
@@ -42,14 +45,16 @@ extension EngineWorker {
     }
 
     /// Puts the chip back at the board file's rate, in place: what its FIFO holds goes on at the
-    /// fast rate, decimated as before. If that fails, the chip stays fast and the other streams
-    /// keep getting their decimated share (the next step reports a board that really failed).
+    /// fast rate, decimated as before. If that fails, the chip stays fast (put back there if the
+    /// rate was written) and the other streams keep getting their decimated share (the next step
+    /// reports a board that really failed).
     func switchBack() {
         switchBackDueNanoseconds = nil
         guard batched.isEmpty, fifoRunsFast, let fifo = batched.fifo else { return }
         do {
             try runtime.setFIFORate(label: fifo.label, hertz: fifo.boardRateHertz, dataReady: true) { publish($0) }
         } catch {
+            _ = try? runtime.setFIFORate(label: fifo.label, hertz: fifo.rateHertz, dataReady: false) { publish($0) }
             return
         }
         fifoRunsFast = false

@@ -31,7 +31,8 @@ extension BoardRuntime {
     ///
     /// Returns the new sample period, ns; nil when the board has no FIFO chip `label` (nothing
     /// changed). A failed drain or write throws with the rate unchanged or, if the rate
-    /// register was written, with the chip at the new rate (its next drain shows it).
+    /// register was written before the failure, with the chip and its timing at the new rate
+    /// (the FIFO unflushed: its frames from before are stamped at the new period).
     @discardableResult
     public func setFIFORate(label: String, hertz: Int, dataReady: Bool,
                             deliver: (SensorReading) -> Void) throws(EngineError) -> Int64? {
@@ -39,7 +40,17 @@ extension BoardRuntime {
               let reader = session.reader as? any RateSwitchingReader else { return nil }
         let now = nowNanoseconds
         try readAll(session, at: now, sampleTime: now, byEdge: false, deliver: deliver)
-        let period = try reader.setSampleRate(hertz: hertz, dataReadyInterrupt: dataReady && session.chip.interruptLine != nil)
+        let period: Int64
+        do {
+            period = try reader.setSampleRate(hertz: hertz, dataReadyInterrupt: dataReady && session.chip.interruptLine != nil)
+        } catch {
+            // The rate register may have been written before the failure: the timing follows
+            // the driver's period, whichever it is.
+            if reader.samplePeriodNanoseconds != session.timing.samplePeriodNanoseconds {
+                session.rateChanged(periodNanoseconds: reader.samplePeriodNanoseconds, edges: session.followsEdges, at: now)
+            }
+            throw error
+        }
         session.rateChanged(periodNanoseconds: period, edges: dataReady, at: now)
         return period
     }

@@ -43,4 +43,16 @@ import Testing
         #expect(try bus.chip.readRegister(address: 0x68, register: BMI160Register.accelerometerConfig) == 0x2C)
         #expect(try bus.chip.readRegister(address: 0x68, register: BMI160Register.interruptEnable1) == 0)
     }
+
+    /// A bus error on ACC_CONF leaves the rate and the driver's period as they were; a retry
+    /// switches.
+    @Test func aBusErrorBeforeTheRateIsWrittenChangesNothing() throws {
+        var (run, bus) = try start()
+        try run.drain(at: 50_000_000)
+        bus.chip.inject(.inputOutputError(register: BMI160Register.accelerometerConfig), count: 1)
+        #expect(throws: ChipError.self) { try run.driver.setSampleRate(hertz: 1600, dataReadyInterrupt: false) }
+        #expect(run.driver.samplePeriodNanoseconds == 10_000_000)
+        #expect(try bus.chip.readRegister(address: 0x68, register: BMI160Register.accelerometerConfig) == 0x28)
+        #expect(try run.driver.setSampleRate(hertz: 1600, dataReadyInterrupt: false) == 625_000)
+    }
 }

@@ -43,4 +43,22 @@ import Testing
         #expect(try bus.chip.readRegister(address: 0x68, register: MPU6050Register.sampleRateDivider) == 0)
         #expect(try bus.chip.readRegister(address: 0x68, register: MPU6050Register.interruptEnable) == MPU6050Register.interruptFIFOOverflow)
     }
+
+    /// A bus error mid-switch leaves the driver's period what the chip runs at: the old one if
+    /// SMPLRT_DIV was not written, the new one if it was (the FIFO reset then failed); a retry
+    /// completes the switch.
+    @Test func aBusErrorMidSwitchLeavesTheDriverAgreeingWithTheChip() throws {
+        var (run, bus) = try start()
+        try run.drain(at: 50_000_000)
+        bus.chip.inject(.inputOutputError(register: MPU6050Register.sampleRateDivider), count: 1)
+        #expect(throws: ChipError.self) { try run.driver.setSampleRate(hertz: 1000, dataReadyInterrupt: false) }
+        #expect(run.driver.samplePeriodNanoseconds == 10_000_000)
+        #expect(try bus.chip.readRegister(address: 0x68, register: MPU6050Register.sampleRateDivider) == 9)
+        bus.chip.inject(.inputOutputError(register: MPU6050Register.userControl), count: 1)
+        #expect(throws: ChipError.self) { try run.driver.setSampleRate(hertz: 1000, dataReadyInterrupt: false) }
+        #expect(run.driver.samplePeriodNanoseconds == 1_000_000)
+        #expect(try bus.chip.readRegister(address: 0x68, register: MPU6050Register.sampleRateDivider) == 0)
+        #expect(try run.driver.setSampleRate(hertz: 1000, dataReadyInterrupt: false) == 1_000_000)
+        #expect(bus.chip.fifoCount == 0 && run.driver.recoveries == 0)
+    }
 }
