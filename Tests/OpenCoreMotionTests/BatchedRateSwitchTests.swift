@@ -5,7 +5,8 @@ import Testing
 
 /// A 100 Hz accelerometer client while a batched client comes and goes on the same board: the
 /// board's MPU-6050 switches to 1 kHz and back in place, so the client's stream goes on
-/// without a gap, a timestamp going back, or a sample lost or repeated (issue 9).
+/// without a gap, a timestamp going back, a new time origin, or a sample lost or repeated
+/// (issue 9).
 @Suite(.serialized) struct BatchedRateSwitchTests {
     static func monotonicNanoseconds() -> Int64 {
         var now = timespec()
@@ -52,6 +53,10 @@ import Testing
               + "\(Double(longestGap) / 1e6) ms (near the switch up \(Double(longest(near: switchedAt)) / 1e6) ms, "
               + "back \(Double(longest(near: switchedBackAt)) / 1e6) ms)")
         #expect(longestGap <= 15_000_000, "longest gap \(Double(longestGap) / 1e6) ms")
+        // One time origin throughout: every stamp on the chip's 1 ms internal sample clock,
+        // counted from the first (a new runtime would start a new origin, off that grid).
+        let offGrid = times.filter { ($0 - times[0]) % 1_000_000 != 0 }
+        #expect(offGrid.count == 0, "\(offGrid.count) stamps off the first one's 1 ms grid")
         #expect(times.first.map { $0 < switchedAt - 500_000_000 } == true && times.last.map { $0 > switchedBackAt + 500_000_000 } == true)
         #expect(manager.lostAccelerometerSamples == 0 && manager.repeatedAccelerometerSamples == 0 && manager.droppedAccelerometerUpdates == 0)
     }
