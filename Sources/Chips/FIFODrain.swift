@@ -29,6 +29,13 @@ public protocol FIFOInertialDriver: SelfRecoveringDriver {
     /// Reads complete frames into `readings`, stamped backwards from `nowNanoseconds` at the
     /// sample period; at most `readings.count / 2` frames, the rest stay for the next call.
     func drain(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> FIFODrainResult
+    /// Changes the output data rate in place, without resetting the chip (its ranges, filter
+    /// and FIFO configuration stay): writes the rate, routes data ready to the interrupt pin or
+    /// not (`dataReadyInterrupt`), then flushes the FIFO so that no frame mixes rates. Frames
+    /// still in the FIFO are discarded, so drain it first; an overflow since the last drain
+    /// is counted in `overflows` (the flush would hide it). A later recovery from a chip reset
+    /// restores this rate. Returns the new sample period, ns.
+    func setSampleRate(hertz: Int, dataReadyInterrupt: Bool) throws(ChipError) -> Int64
 }
 
 /// Reads `frames` 12-byte accelerometer + gyroscope frames, 20 at a time (240 bytes on the

@@ -36,6 +36,8 @@ final class BatchedStage {
     /// The FIFO period while the chip runs fast, ns (0: it does not).
     private(set) var periodNanoseconds: Int64 = 0
     private var lastFrameNanoseconds: Int64?
+    /// The latest frame the other streams got while the chip runs fast.
+    private var lastPassedFrameNanoseconds: Int64?
     private var overflowsSeen = 0
 
     init(board: BoardDescription, calibration: BoardCalibration?) {
@@ -69,15 +71,28 @@ final class BatchedStage {
         motions = []
     }
 
-    /// The engine switched runtimes: the chip now runs at `periodNanoseconds` (0: at the board's
-    /// own rate, no batches), and the others get one frame of `decimation`. Timestamps restart
-    /// from a new origin, so no gap is counted across the switch.
-    func runtimeChanged(decimation: Int, periodNanoseconds: Int64, overflows: Int) {
+    /// The chip now runs at `periodNanoseconds` (0: at the board's own rate, no batches), and
+    /// the others get one frame of `decimation`, starting with the next. The engine switches the
+    /// rate in place (the same runtime and time origin), or restarted a simulated board whose
+    /// recording ended (a new origin): either way the FIFO-gap count starts afresh, with the
+    /// first frame at this period.
+    func rateChanged(decimation: Int, periodNanoseconds: Int64, overflows: Int) {
         self.decimation = max(1, decimation)
         self.periodNanoseconds = periodNanoseconds
         frameIndex = 0
         lastFrameNanoseconds = nil
+        lastPassedFrameNanoseconds = nil
         overflowsSeen = overflows
+    }
+
+    /// When the next frame for the other streams is due while the chip runs fast (CLOCK_MONOTONIC
+    /// ns; nil: none passed yet, or the chip runs at the board's rate). The engine puts the chip
+    /// back at the board's rate right after that frame, so that the other streams' next frame,
+    /// the first at the board's rate, follows it by about one board period, not that plus up to
+    /// `decimation - 1` fast periods (a gap in their stream).
+    var nextPassingFrameNanoseconds: Int64? {
+        guard periodNanoseconds > 0, let last = lastPassedFrameNanoseconds else { return nil }
+        return last + Int64(decimation) * periodNanoseconds
     }
 
     /// The fast chip's FIFO overflow count so far (from the runtime's status): new ones are
@@ -98,6 +113,7 @@ final class BatchedStage {
             // A FIFO frame is an acceleration then an angular velocity (FIFODrain).
             framePasses = frameIndex % decimation == 0
             frameIndex &+= 1
+            if framePasses { lastPassedFrameNanoseconds = reading.timestampNanoseconds }
             countGap(before: reading.timestampNanoseconds)
             for index in accelerometers.indices { accelerometers[index].append(reading) }
         case .angularVelocity:

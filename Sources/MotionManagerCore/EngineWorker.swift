@@ -22,9 +22,12 @@ final class EngineWorker {
     private var forwardedLoss = InlineArray<5, SampleLoss>(repeating: SampleLoss())
     /// Stages fed every reading of their channels (the pedometer), by tap id.
     private var taps: [Int: (tap: ReadingTap, token: SensorSubscribers.Token)] = [:]
-    /// The board the runtime runs: the board file's, or with its FIFO IMU at its highest rate
-    /// while batched clients run (`BatchedStage`).
-    private(set) var running: BoardDescription
+    /// Whether the board's FIFO IMU runs at its highest rate (batched clients run,
+    /// `BatchedStage`) rather than at the board file's.
+    var fifoRunsFast = false
+    /// Board time at which the FIFO IMU goes back to the board file's rate (the last batched
+    /// client left; `EngineWorker+Batched`), nil when no switch back waits.
+    var switchBackDueNanoseconds: Int64?
     let batched: BatchedStage
 
     private struct MotionSubscriber {
@@ -36,7 +39,6 @@ final class EngineWorker {
     init(board: LiveBoard) throws(EngineError) {
         self.board = board
         runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
-        running = board.description
         origin = PacedClock.monotonicNanoseconds()
         // What `motionctl calibrate` stored for this board (gyroscope bias, accelerometer, magnetometer).
         calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board.path))
@@ -108,12 +110,14 @@ final class EngineWorker {
     /// board that fails tells every subscription why and drops them all.
     func step() {
         do {
-            try runtime.step(notAfter: runtime.nowNanoseconds + LiveBoard.commandLatencyNanoseconds) { reading in publish(reading) }
+            let limit = min(runtime.nowNanoseconds + LiveBoard.commandLatencyNanoseconds, switchBackDueNanoseconds ?? .max)
+            try runtime.step(notAfter: limit) { reading in publish(reading) }
+            if let due = switchBackDueNanoseconds, runtime.nowNanoseconds >= due { switchBack() }
             board.sampleLoss.forward(runtime, &forwardedLoss)
             if !batched.isEmpty { batched.observe(overflows: fastChipOverflows) }
             if runtime.isFinished {
-                try restart(running)
-                batched.runtimeChanged(decimation: batched.decimation, periodNanoseconds: batched.periodNanoseconds, overflows: 0)
+                try restart()
+                batched.rateChanged(decimation: batched.decimation, periodNanoseconds: batched.periodNanoseconds, overflows: 0)
             }
         } catch {
             let failure = MotionManagerError(.unknown, "The board file \(board.path) (\"\(board.description.name)\") stopped: \(error)")
@@ -136,19 +140,24 @@ final class EngineWorker {
         }
     }
 
-    /// Runs `description` on a new runtime (the board file's, or the fast one for batched
-    /// clients; a simulated board starts its recording over): timestamps go on from a new origin,
-    /// never back in time. The old runtime is released only once the new one is up.
-    func restart(_ description: BoardDescription) throws(EngineError) {
+    /// Runs the board on a new runtime once a simulated board's recording has ended: the
+    /// recording starts over, timestamps go on from a new origin, never back in time, and the
+    /// FIFO IMU goes back to its highest rate if batched clients run. The old runtime is
+    /// released only once the new one is up. (Batched clients coming and going change only the
+    /// IMU's rate, in place: `EngineWorker+Batched`.)
+    func restart() throws(EngineError) {
         // The old runtime's losses are the board's: forwarded before it goes.
         board.sampleLoss.forward(runtime, &forwardedLoss)
-        runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: 1)
+        runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
         forwardedLoss = InlineArray(repeating: SampleLoss())
-        running = description
         origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
+        if switchBackDueNanoseconds != nil { switchBackDueNanoseconds = 0 }  // the old board time is gone: now
+        if fifoRunsFast, let fifo = batched.fifo {
+            try runtime.setFIFORate(label: fifo.label, hertz: fifo.rateHertz, dataReady: false) { publish($0) }
+        }
     }
 
-    private func publish(_ reading: SensorReading) {
+    func publish(_ reading: SensorReading) {
         var stamped = reading
         stamped.timestampNanoseconds = origin + reading.timestampNanoseconds
         latestTimestamp = max(latestTimestamp, stamped.timestampNanoseconds)

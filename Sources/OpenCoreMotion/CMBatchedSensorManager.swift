@@ -11,7 +11,8 @@ import MotionEngine
 /// (every quarter of the FIFO's span, at most 10 ms; its data-ready line is not used); the
 /// board's other streams (`CMMotionManager`, the pedometer, activity) get one frame of every
 /// N, what they got at the board file's rate. Starting the first batched stream and stopping the
-/// last re-initialises the IMU (a simulated board starts its recording over).
+/// last changes only the IMU's rate, in place (`BoardRuntime.setFIFORate`): no chip reset, no
+/// gap in the other streams, a simulated board's recording going on.
 ///
 /// Without a board file (or with motiond's own), the manager uses motiond when it runs, as
 /// `CMMotionManager` does: the daemon switches its board's IMU to the FIFO's rate for the first

@@ -12,7 +12,7 @@ struct BatchedStageTests {
     func stage() throws -> BatchedStage {
         let board = try BoardDescription.load(path: BoardDescription.boardsFolder + "/sim-gy-521.board")
         let stage = BatchedStage(board: board, calibration: nil)
-        stage.runtimeChanged(decimation: 10, periodNanoseconds: period, overflows: 0)
+        stage.rateChanged(decimation: 10, periodNanoseconds: period, overflows: 0)
         return stage
     }
 
@@ -74,7 +74,7 @@ struct BatchedStageTests {
 
     @Test func atTheBoardsOwnRateEverythingGoesOnAndNothingIsBatched() throws {
         let stage = try stage()
-        stage.runtimeChanged(decimation: 1, periodNanoseconds: 0, overflows: 0)
+        stage.rateChanged(decimation: 1, periodNanoseconds: 0, overflows: 0)
         let accelerometer = BatchClient<SensorReading>(frequencyHertz: 1000, queueCapacity: 4)
         stage.add(.accelerometer(accelerometer))
         #expect(feed(stage, (0..<1000).map { Int64($0) * 10 * period }) == 1000)

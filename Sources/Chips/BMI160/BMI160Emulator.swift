@@ -2,7 +2,8 @@ public import SensorBus
 
 /// A BMI160 at register level (BST-BMI160-DS000): CHIP_ID 0xD1, both sensors suspended after
 /// power-on or soft reset, CMD register commands (normal modes, FIFO flush, soft reset),
-/// samples at the ACC_CONF rate into the data registers and, with FIFO_CONFIG_1 = 0xC0, as
+/// samples at the ACC_CONF rate (changed in place in normal mode, on the ODR grid) into the
+/// data registers and, with FIFO_CONFIG_1 = 0xC0, as
 /// headerless 12-byte frames (gyroscope, accelerometer) into a 1024-byte FIFO that drops its
 /// oldest frame when full, FIFO_DATA bursts that pop it, and injected faults.
 public final class BMI160Emulator: I2CBus, EmulatedChip {
@@ -22,6 +23,8 @@ public final class BMI160Emulator: I2CBus, EmulatedChip {
     private var fifo = [UInt8]()
     private var nanoseconds: Int64 = 0
     private var nextSampleNanoseconds: Int64 = 0
+    /// When the sensors last started sampling (a power mode command): the phase of the ODR grid.
+    private var samplingStartNanoseconds: Int64 = 0
 
     public init(address: UInt8 = 0x68, motion: @escaping MotionSource = { _ in ((0, 0, 9.80665), (0, 0, 0)) }) {
         self.address = address
@@ -50,13 +53,27 @@ public final class BMI160Emulator: I2CBus, EmulatedChip {
             nextSampleNanoseconds = timeNanoseconds
             return
         }
-        let field = registers[Int(BMI160Register.accelerometerConfig)] & 0x0F
-        let millihertz = field >= 8 ? Int64(100_000) << (field - 8) : Int64(100_000) >> (8 - min(field, 8))
-        let period = 1_000_000_000_000 / max(millihertz, 1)
+        let period = samplePeriodNanoseconds
         while nextSampleNanoseconds <= timeNanoseconds {
             sample(at: nextSampleNanoseconds)
             nextSampleNanoseconds += period
         }
+    }
+
+    /// The sample period at ACC_CONF's acc_odr, ns: ODR = 100 / 2^(8 − acc_odr) Hz (§2.11.23).
+    private var samplePeriodNanoseconds: Int64 {
+        let field = registers[Int(BMI160Register.accelerometerConfig)] & 0x0F
+        let millihertz = field >= 8 ? Int64(100_000) << (field - 8) : Int64(100_000) >> (8 - min(field, 8))
+        return 1_000_000_000_000 / max(millihertz, 1)
+    }
+
+    /// The first sample after acc_odr changes in normal mode. The rates are power-of-two
+    /// divisions of one internal clock (the ODR table, §2.11.23), so a rate's samples fall on
+    /// that clock's grid: modelled as the next multiple of the new period, counted from when
+    /// the sensors started, after the write (samples up to the write were at the old rate).
+    private var firstSampleAfterRateChange: Int64 {
+        let period = samplePeriodNanoseconds
+        return samplingStartNanoseconds + ((nanoseconds - samplingStartNanoseconds) / period + 1) * period
     }
 
     /// INT1 pulses at each sample when data ready is enabled (INT_EN_1.int_drdy_en), mapped to
@@ -119,11 +136,19 @@ public final class BMI160Emulator: I2CBus, EmulatedChip {
                 case BMI160Register.fifoFlush: fifo.removeAll(keepingCapacity: true)
                 default: break
                 }
-                if value != BMI160Register.fifoFlush { nextSampleNanoseconds = nanoseconds }  // a mode change restarts sampling
+                if value != BMI160Register.fifoFlush {  // a mode change restarts sampling
+                    nextSampleNanoseconds = nanoseconds
+                    samplingStartNanoseconds = nanoseconds
+                }
                 continue
             }
             guard (0x40...0x7D).contains(index) else { continue }  // configuration registers only
+            let oldRate = registers[Int(BMI160Register.accelerometerConfig)] & 0x0F
             registers[index] = value
+            let sampling = registers[Int(BMI160Register.powerStatus)] & 0b0011_1100 == BMI160Register.bothNormal
+            if index == Int(BMI160Register.accelerometerConfig), value & 0x0F != oldRate, sampling {
+                nextSampleNanoseconds = firstSampleAfterRateChange
+            }
         }
     }
 }

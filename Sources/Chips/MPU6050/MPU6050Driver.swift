@@ -32,12 +32,15 @@ public final class MPU6050Driver<Bus: I2CBus>: FIFOInertialDriver {
 
     public let bus: Bus
     public let address: UInt8
-    public let configuration: Configuration
+    /// What the chip runs at; `setSampleRate` changes the rate.
+    public private(set) var configuration: Configuration
     public private(set) var variant: MPU6050Table.Variant
     public let accelerometerScale: MPU6050Table.FullScale
     public let gyroscopeScale: MPU6050Table.FullScale
     /// Sample period in nanoseconds at the actual rate.
-    public let samplePeriodNanoseconds: Int64
+    public private(set) var samplePeriodNanoseconds: Int64
+    /// Whether INT_ENABLE routes data ready to the INT pin (`setSampleRate` may turn it off).
+    public private(set) var dataReadyInterrupt = true
     /// 1024 bytes of 12-byte frames.
     public var fifoCapacityFrames: Int { MPU6050Register.fifoCapacity / 12 }
     public private(set) var recoveries = 0
@@ -69,7 +72,7 @@ public final class MPU6050Driver<Bus: I2CBus>: FIFOInertialDriver {
         try access.write(MPU6050Register.sampleRateDivider, configuration.divider, what)
         try access.write(MPU6050Register.gyroscopeConfig, gyroscopeScale.field << 3, what)
         try access.write(MPU6050Register.accelerometerConfig, accelerometerScale.field << 3, what)
-        try access.write(MPU6050Register.interruptEnable, MPU6050Register.interruptDataReady | MPU6050Register.interruptFIFOOverflow, what)
+        try access.write(MPU6050Register.interruptEnable, interruptEnableValue, what)
         try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOReset, what)
         try access.write(MPU6050Register.fifoEnable, MPU6050Register.fifoAccelerometerAndGyroscope, what)
         try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable, what)
@@ -78,6 +81,34 @@ public final class MPU6050Driver<Bus: I2CBus>: FIFOInertialDriver {
             try access.write(MPU6050Register.interruptPinConfig, MPU6050Register.bypassEnable, "enabling the \(variant.name) I2C bypass to its AK8963")
         }
         return variant
+    }
+
+    /// INT_ENABLE: FIFO overflow always (its status bit is how a drain sees the loss), data
+    /// ready when the pin should pulse.
+    private var interruptEnableValue: UInt8 {
+        MPU6050Register.interruptFIFOOverflow | (dataReadyInterrupt ? MPU6050Register.interruptDataReady : 0)
+    }
+
+    /// Changes the sample rate without DEVICE_RESET (which would put the chip to sleep for
+    /// 100 ms and clear every register): SMPLRT_DIV takes the new divider (rate = 1 kHz /
+    /// (1 + SMPLRT_DIV) with the low-pass filter on, RM-MPU-6000A-00 §4.2); CONFIG (DLPF_CFG),
+    /// the full scales and FIFO_EN stay as they are; INT_ENABLE (0x38) keeps FIFO_OFLOW_EN and
+    /// sets DATA_RDY_EN as asked; INT_STATUS (0x3A, cleared by reading) tells whether the FIFO
+    /// overflowed since the last drain; then USER_CTRL (0x6A) = FIFO_EN | FIFO_RESET empties the
+    /// FIFO (§4.27; the bit clears itself) so that the frames after it are all at the new rate.
+    public func setSampleRate(hertz: Int, dataReadyInterrupt: Bool) throws(ChipError) -> Int64 {
+        var changed = configuration
+        changed.sampleRateHertz = hertz
+        let what = "changing the \(variant.name) sample rate to \(changed.actualRateHertz) Hz"
+        try access.write(MPU6050Register.sampleRateDivider, changed.divider, what)
+        configuration = changed
+        samplePeriodNanoseconds = 1_000_000_000 / Int64(changed.actualRateHertz)
+        self.dataReadyInterrupt = dataReadyInterrupt
+        try access.write(MPU6050Register.interruptEnable, interruptEnableValue, what)
+        let status = try access.read(MPU6050Register.interruptStatus, what)
+        if status & MPU6050Register.interruptFIFOOverflow != 0 { overflows += 1 }
+        try access.write(MPU6050Register.userControl, MPU6050Register.userControlFIFOEnable | MPU6050Register.userControlFIFOReset, what)
+        return samplePeriodNanoseconds
     }
 
     /// Reads every complete frame in the FIFO into `readings` (acceleration then angular

@@ -1,7 +1,8 @@
 public import SensorBus
 
 /// An MPU-6050 at register level (RM-MPU-6000A-00): reset values (asleep, WHO_AM_I 0x68),
-/// self-clearing DEVICE_RESET and FIFO_RESET, samples at 1 kHz / (1 + SMPLRT_DIV) written to
+/// self-clearing DEVICE_RESET and FIFO_RESET, samples at 1 kHz / (1 + SMPLRT_DIV) (a divider
+/// written while sampling takes effect in place, on the internal sample clock) written to
 /// the data registers and, when enabled, as 12-byte frames into a 1024-byte FIFO that overwrites
 /// its oldest bytes when full (setting FIFO_OFLOW_INT), burst reads that auto-increment except
 /// on FIFO_R_W (which pops the FIFO), INT_STATUS cleared by reading, and injected faults.
@@ -25,6 +26,8 @@ public final class MPU6050Emulator: I2CBus, EmulatedChip {
     private var fifo = [UInt8]()
     private var nanoseconds: Int64 = 0
     private var nextSampleNanoseconds: Int64 = 0
+    /// When the latest sample was taken since the chip woke (nil: none yet).
+    private var lastSampleNanoseconds: Int64?
     private var resetReadsPending = 0
 
     /// At rest, lying face up: +1 g on z (the chip measures specific force), no rotation.
@@ -46,6 +49,31 @@ public final class MPU6050Emulator: I2CBus, EmulatedChip {
         registers[Int(MPU6050Register.whoAmI)] = whoAmI
         registers[Int(MPU6050Register.powerManagement1)] = MPU6050Register.sleep
         fifo.removeAll(keepingCapacity: true)
+        lastSampleNanoseconds = nil
+    }
+
+    /// The gyroscope output rate's period, ns: 8 kHz with the low-pass filter off (DLPF_CFG 0
+    /// or 7), 1 kHz with it on (RM §4.3).
+    private var internalPeriodNanoseconds: Int64 {
+        let lowPass = registers[Int(MPU6050Register.config)] & 0x07
+        return lowPass == 0 || lowPass == 7 ? 125_000 : 1_000_000
+    }
+
+    /// The sample period, ns: the internal period × (1 + SMPLRT_DIV) (RM §4.2).
+    private var samplePeriodNanoseconds: Int64 {
+        internalPeriodNanoseconds * Int64(registers[Int(MPU6050Register.sampleRateDivider)] &+ 1)
+    }
+
+    /// The next sample after SMPLRT_DIV changes while the chip samples. The register map does
+    /// not say where the divider's count restarts; modelled as a counter of internal samples
+    /// compared with SMPLRT_DIV: the next output comes (1 + SMPLRT_DIV) internal samples after
+    /// the last one, or at the next internal sample if that moment has already passed. The
+    /// internal samples keep their phase: the chip's clock does not stop.
+    private func nextSampleAfterDividerChange() -> Int64 {
+        guard let last = lastSampleNanoseconds else { return nanoseconds }
+        let internalPeriod = internalPeriodNanoseconds
+        let nextInternal = last + ((nanoseconds - last) / internalPeriod + 1) * internalPeriod
+        return max(last + samplePeriodNanoseconds, nextInternal)
     }
 
     /// Bytes waiting in the FIFO.
@@ -58,9 +86,7 @@ public final class MPU6050Emulator: I2CBus, EmulatedChip {
             nextSampleNanoseconds = timeNanoseconds
             return
         }
-        let lowPass = registers[Int(MPU6050Register.config)] & 0x07
-        let internalRate: Int64 = lowPass == 0 || lowPass == 7 ? 8000 : 1000
-        let period = 1_000_000_000 / internalRate * Int64(registers[Int(MPU6050Register.sampleRateDivider)] &+ 1)
+        let period = samplePeriodNanoseconds
         while nextSampleNanoseconds <= timeNanoseconds {
             sample(at: nextSampleNanoseconds)
             nextSampleNanoseconds += period
@@ -75,6 +101,7 @@ public final class MPU6050Emulator: I2CBus, EmulatedChip {
     }
 
     private func sample(at time: Int64) {
+        lastSampleNanoseconds = time
         let (acceleration, angularVelocity) = motion(time)
         let accelerometer = MPU6050Table.accelerometerScales[Int(registers[Int(MPU6050Register.accelerometerConfig)] >> 3 & 3)]
         let gyroscope = MPU6050Table.gyroscopeScales[Int(registers[Int(MPU6050Register.gyroscopeConfig)] >> 3 & 3)]
@@ -148,9 +175,13 @@ public final class MPU6050Emulator: I2CBus, EmulatedChip {
             case MPU6050Register.userControl:
                 if value & MPU6050Register.userControlFIFOReset != 0 { fifo.removeAll(keepingCapacity: true) }
                 registers[index] = value & ~MPU6050Register.userControlFIFOReset  // self-clearing
-            case MPU6050Register.powerManagement1, MPU6050Register.sampleRateDivider:
+            case MPU6050Register.powerManagement1:
                 registers[index] = value
                 nextSampleNanoseconds = nanoseconds
+                lastSampleNanoseconds = nil
+            case MPU6050Register.sampleRateDivider:
+                registers[index] = value
+                nextSampleNanoseconds = nextSampleAfterDividerChange()
             default:
                 registers[index] = value
             }

@@ -166,18 +166,8 @@ public final class BoardRuntime {
     /// reads. Only `transientFailureLimit` failures in a row stop the stream.
     private func read(_ session: ChipSession, at time: Int64, sampleTime: Int64, byEdge: Bool,
                       deliver: (SensorReading) -> Void) throws(EngineError) {
-        session.emulation?.advance(time)
         do {
-            while true {
-                let count = try session.reader.read(sampleTime: sampleTime, into: scratch)
-                session.timing.settle(scratch, count: count, readTime: time, byEdge: byEdge)
-                for index in 0..<count where session.timing.admit(scratch[index]) {
-                    if let finding = session.stall.observe(scratch[index]) { report(finding, session) }
-                    deliver(Self.mounted(scratch[index], session.chip.mount))
-                    session.status.readings += 1
-                }
-                if count < scratch.count { break }
-            }
+            try readAll(session, at: time, sampleTime: sampleTime, byEdge: byEdge, deliver: deliver)
             session.consecutiveFailures = 0
             if let finding = session.stall.check(nowNanoseconds: time, samplePeriodNanoseconds: session.reader.samplePeriodNanoseconds,
                                                  startNanoseconds: session.firstReadNanoseconds ?? time) {
@@ -191,6 +181,24 @@ public final class BoardRuntime {
             return
         }
         session.scheduleAfterRead(at: time, byEdge: byEdge)
+    }
+
+    /// Runs the chip's emulator to `time`, then reads until the chip has nothing more (a FIFO
+    /// may hold more than the buffer), delivering every admitted reading mounted. Errors go
+    /// to the caller as they are.
+    func readAll(_ session: ChipSession, at time: Int64, sampleTime: Int64, byEdge: Bool,
+                 deliver: (SensorReading) -> Void) throws(EngineError) {
+        session.emulation?.advance(time)
+        while true {
+            let count = try session.reader.read(sampleTime: sampleTime, into: scratch)
+            session.timing.settle(scratch, count: count, readTime: time, byEdge: byEdge)
+            for index in 0..<count where session.timing.admit(scratch[index]) {
+                if let finding = session.stall.observe(scratch[index]) { report(finding, session) }
+                deliver(Self.mounted(scratch[index], session.chip.mount))
+                session.status.readings += 1
+            }
+            if count < scratch.count { break }
+        }
     }
 
     /// Counts a stall and tells `onWarning`: the chip answers, but what it says is not a sensor's.

@@ -46,6 +46,11 @@ final class ChipSession {
     /// Timestamps on the chip's schedule; samples lost and repeated.
     var timing: SampleTiming
     var status: ChipStatus
+    /// Whether reads follow the trigger's edges (an emulated pin, a line); off while the chip
+    /// runs at a rate where it is polled instead (`BoardRuntime.setFIFORate`).
+    private(set) var followsEdges = true
+    /// How the trigger reads the chip, as `status.trigger` says while it follows its edges.
+    private let triggerName: String
 
     init(chip: BoardDescription.Chip, reader: any ChipReader, emulation: Emulation?, trigger: Trigger) {
         self.chip = chip
@@ -66,13 +71,14 @@ final class ChipSession {
         case .iioBuffer(let reader): source = reader.capture.hasTimestamps ? .kernel : .read
         }
         timing = SampleTiming(source: source, samplePeriodNanoseconds: reader.samplePeriodNanoseconds)
+        self.triggerName = triggerName
         status = ChipStatus(label: chip.label, driver: chip.driver, trigger: triggerName,
                             samplePeriodNanoseconds: reader.samplePeriodNanoseconds, timestampSource: source)
     }
 
     /// The emulated pin's next edge (nil: no emulated pin, or it will not rise).
     var nextEmulatedEdgeNanoseconds: Int64? {
-        guard case .emulatedPin = trigger, let edge = emulation?.chip.nextDataReadyNanoseconds else { return nil }
+        guard followsEdges, case .emulatedPin = trigger, let edge = emulation?.chip.nextDataReadyNanoseconds else { return nil }
         // Never twice at the same instant (a chip re-initialised at t restarts its schedule at t).
         return max(edge, lastReadNanoseconds &+ 1)
     }
@@ -91,11 +97,11 @@ final class ChipSession {
         lastReadNanoseconds = time
         switch trigger {
         case .timer:
-            // A fixed schedule, so that late reads do not stretch the period.
-            let interval = reader.pollIntervalNanoseconds
-            if nextPollNanoseconds <= time { nextPollNanoseconds += ((time - nextPollNanoseconds) / interval + 1) * interval }
+            scheduleNextPoll(after: time)
         case .emulatedPin, .line, .iioBuffer:
-            if byEdge {
+            if !followsEdges {
+                scheduleNextPoll(after: time)
+            } else if byEdge {
                 status.edges += 1
                 nextPollNanoseconds = time + reader.lineWatchdogNanoseconds
             } else {
@@ -103,6 +109,28 @@ final class ChipSession {
                 nextPollNanoseconds = time + reader.pollIntervalNanoseconds
             }
         }
+    }
+
+    /// The next tick of a fixed polling schedule, so that late reads do not stretch the period.
+    private func scheduleNextPoll(after time: Int64) {
+        let interval = reader.pollIntervalNanoseconds
+        if nextPollNanoseconds <= time { nextPollNanoseconds += ((time - nextPollNanoseconds) / interval + 1) * interval }
+    }
+
+    /// The chip was drained at `time` and now samples every `periodNanoseconds`, its reads
+    /// following its trigger's edges or not (`edges`): the timing and status take the new
+    /// period, and polling restarts from `time` at the reader's new poll interval.
+    func rateChanged(periodNanoseconds: Int64, edges: Bool, at time: Int64) {
+        timing.rateChanged(samplePeriodNanoseconds: periodNanoseconds)
+        status.samplePeriodNanoseconds = periodNanoseconds
+        followsEdges = edges
+        let polled = "polled every \(Double(reader.pollIntervalNanoseconds) / 1e6) ms"
+        switch trigger {
+        case .timer: status.trigger = polled
+        case .emulatedPin, .line, .iioBuffer: status.trigger = edges ? triggerName : polled + " (its data-ready edges off at this rate)"
+        }
+        lastReadNanoseconds = time
+        nextPollNanoseconds = time + reader.pollIntervalNanoseconds
     }
 }
 

@@ -1,20 +1,22 @@
 /// A board's FIFO IMU run at its FIFO's highest rate, for batched clients
-/// (`CMBatchedSensorManager`): which chip, at which rate, and the board description that runs it.
+/// (`CMBatchedSensorManager`): which chip, at which rate, and at which rate the board file runs
+/// it. The engine switches the chip between the two in place (`BoardRuntime.setFIFORate`):
+/// the rate register and a FIFO flush, no chip reset, the other chips untouched.
 ///
 /// Only chips whose driver drains a hardware FIFO qualify: the FIFO holds the samples between
 /// reads, so the engine reads in bursts (every quarter of the FIFO's span, at most 10 ms) and
 /// each sample keeps its FIFO-derived timestamp (the burst's newest frame at the read time, the
-/// older ones back-dated at the FIFO period). Polled chips (LSM9DS1, and the LSM6DSx, whose
+/// older ones back-dated at the FIFO period). At the highest rate the chip's data-ready edges
+/// are turned off: at 1 kHz an edge per sample would wake the engine a thousand times a second
+/// for what one FIFO burst per 10 ms brings. Polled chips (LSM9DS1, and the LSM6DSx, whose
 /// tagged FIFO our driver does not use yet) would need a read per sample at 1 kHz or more.
 public struct HighRateFIFO: Sendable, Equatable {
     /// The IMU chip's label (`[chip imu]` → "imu").
     public var label: String
     /// The FIFO's highest rate, Hz.
     public var rateHertz: Int
-    /// The board with that chip at `rateHertz` and its data-ready line left out: at 1 kHz an
-    /// edge per sample would wake the engine a thousand times a second for what one FIFO burst
-    /// per 10 ms brings.
-    public var description: BoardDescription
+    /// The rate the board file runs the chip at, Hz (its `rate`, else the driver's 100 Hz).
+    public var boardRateHertz: Int
 
     /// The highest rate each FIFO driver family runs its FIFO at, Hz:
     /// - MPU-6050 family: 1 kHz. Sample rate = 1 kHz / (1 + SMPLRT_DIV) with the low-pass filter
@@ -30,13 +32,13 @@ public struct HighRateFIFO: Sendable, Equatable {
     public init?(board: BoardDescription) {
         guard let index = board.chips.firstIndex(where: Self.qualifies),
               let rate = Self.highestRateHertz[board.chips[index].driver] else { return nil }
-        var description = board
-        description.chips[index].rateHertz = rate
-        description.chips[index].interruptLine = nil
         label = board.chips[index].label
         rateHertz = rate
-        self.description = description
+        boardRateHertz = board.chips[index].rateHertz ?? Self.driverDefaultRateHertz
     }
+
+    /// The rate both FIFO drivers run at when the board file gives none, Hz (`ChipFamily`).
+    static let driverDefaultRateHertz = 100
 
     /// Chips read by our own FIFO drivers (emulated or on `/dev/i2c-N`); an IIO chip belongs to
     /// its kernel driver.

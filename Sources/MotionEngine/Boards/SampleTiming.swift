@@ -24,7 +24,7 @@ public enum TimestampSource: String, Sendable, Equatable {
 /// timestamps strictly increase). Fixed storage: nothing is allocated per reading.
 struct SampleTiming {
     let source: TimestampSource
-    let samplePeriodNanoseconds: Int64
+    private(set) var samplePeriodNanoseconds: Int64
     /// Samples missing from the stream, and samples withheld as repeats, over all channels.
     private(set) var dropped = 0
     private(set) var duplicated = 0
@@ -32,6 +32,9 @@ struct SampleTiming {
     private(set) var droppedByChannel = InlineArray<5, Int>(repeating: 0)
     private(set) var duplicatedByChannel = InlineArray<5, Int>(repeating: 0)
     private var lastTimestamps = InlineArray<5, Int64>(repeating: .min)
+    /// Per channel, after a rate change: the longer of the two periods, against which the one
+    /// interval spanning the change is judged (0: no change pending).
+    private var spanningPeriods = InlineArray<5, Int64>(repeating: 0)
     /// Board time of the previous read, and the newest sample's stamp so far.
     private var lastReadNanoseconds: Int64?
     private var newestStampNanoseconds: Int64?
@@ -72,6 +75,20 @@ struct SampleTiming {
         newest = due
     }
 
+    /// The chip now samples every `samplePeriodNanoseconds` (its FIFO drained just before and
+    /// flushed since). Its last sample at the old rate came within an old period before the
+    /// change, its first at the new rate comes within a new period after it, so the interval
+    /// spanning the change is at most the sum of the two: it is judged against the longer
+    /// period or two thirds of the sum, whichever is larger (1.5 times that covers the sum),
+    /// as an interval at one rate is against its own. Later intervals are judged against the
+    /// new period; the schedule (`settle`) goes on from the newest stamp, one new period per frame.
+    mutating func rateChanged(samplePeriodNanoseconds period: Int64) {
+        let old = samplePeriodNanoseconds, new = max(1, period)
+        let spanning = max(max(old, new), (2 * (old + new) + 2) / 3)
+        for channel in 0..<5 where lastTimestamps[channel] != .min { spanningPeriods[channel] = spanning }
+        samplePeriodNanoseconds = new
+    }
+
     /// Whether `reading` goes on to the stream: not when its timestamp is not after its
     /// channel's previous one (counted as duplicated). Counts the samples an interval of more
     /// than 1.5 periods skipped as dropped.
@@ -89,7 +106,8 @@ struct SampleTiming {
             duplicatedByChannel[channel] += 1
             return false
         }
-        let period = samplePeriodNanoseconds
+        let period = max(samplePeriodNanoseconds, spanningPeriods[channel])
+        spanningPeriods[channel] = 0
         if 2 * interval > 3 * period {
             let missing = Int((interval + period / 2) / period) - 1
             dropped += missing

@@ -82,3 +82,35 @@ import Testing
         #expect(timing.dropped == 0)
     }
 }
+
+/// A chip whose rate changes in place (`BoardRuntime.setFIFORate`): the interval spanning the
+/// change is judged against the longer period, later ones against the new period.
+@Suite struct SampleTimingRateChangeTests {
+    static let ms: Int64 = 1_000_000
+
+    func admit(_ timing: inout SampleTiming, _ stamps: [Int64]) {
+        for stamp in stamps { _ = timing.admit(SensorReading(timestampNanoseconds: stamp * Self.ms, value: .acceleration(Vector3(x: .zero, y: .zero, z: .zero)))) }
+    }
+
+    @Test func theSpanningIntervalIsNoLossButALaterGapIs() {
+        var timing = SampleTiming(source: .sampleSchedule, samplePeriodNanoseconds: 10 * Self.ms)
+        admit(&timing, [0, 10, 20])
+        timing.rateChanged(samplePeriodNanoseconds: Self.ms)
+        admit(&timing, [31, 32, 33])  // 11 ms across the change: within 10 + 1
+        #expect(timing.dropped == 0)
+        admit(&timing, [36])  // 3 ms at 1 kHz: samples 34 and 35 lost
+        #expect(timing.dropped == 2)
+        timing.rateChanged(samplePeriodNanoseconds: 10 * Self.ms)
+        admit(&timing, [46, 56])  // 10 ms across the change back
+        #expect(timing.dropped == 2)
+    }
+
+    @Test func aLossAcrossTheChangeIsStillCounted() {
+        var timing = SampleTiming(source: .sampleSchedule, samplePeriodNanoseconds: 10 * Self.ms)
+        admit(&timing, [0, 10])
+        timing.rateChanged(samplePeriodNanoseconds: Self.ms)
+        admit(&timing, [60, 61])  // 50 ms across the change, judged against 10 ms: 4 samples lost
+        #expect(timing.dropped == 4)
+        #expect(timing.droppedByChannel[Int(SensorChannel.accelerometer.rawValue)] == timing.dropped)
+    }
+}
