@@ -129,7 +129,8 @@ func privateWalker() throws -> String {
         // start: the start's `unknown` lasted no time and is not history), and a slice inside the
         // walk, whose one record starts before it.
         let answers = Received<[CMMotionActivity]>()
-        manager.queryActivityStarting(from: start, to: Date(), to: queue, withHandler: answers.handle)
+        // Up to 19 s: the recording starts over at 20 s (a loaded machine may get here later).
+        manager.queryActivityStarting(from: start, to: min(Date(), start.addingTimeInterval(19)), to: queue, withHandler: answers.handle)
         manager.queryActivityStarting(from: start.addingTimeInterval(5), to: start.addingTimeInterval(8), to: queue, withHandler: answers.handle)
         manager.queryActivityStarting(from: Date(), to: start, to: queue, withHandler: answers.handle)
         try await drain(queue)
