@@ -40,7 +40,11 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     private var hasPairStart = false
     private let updateInterval: Scalar
     private var sinceUpdate = Scalar.zero
-    private let thresholds: (high: Scalar, medium: Scalar, low: Scalar)
+    /// The offset's variances (µT², worst axis) below which the accuracy is high, medium, low:
+    /// 1σ of 1, 3 and 10 µT.
+    private static var accuracyThresholds: (high: Scalar, medium: Scalar, low: Scalar) {
+        (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))
+    }
     /// Variance per equation, µT²: both samples' noise (2 × (1 µT)²: phones' and boards'
     /// magnetometers read 0.3–1 µT rms; the gyroscope's relative rotation over a short pair adds
     /// far less), …
@@ -91,8 +95,8 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         var p = InlineArray<9, Scalar>(repeating: .zero)
         for i in 0..<3 { p[i * 3 + i] = Scalar(initialUncertainty * initialUncertainty) }
         covariance = p
+        accuracy = Self.accuracy(of: p)
         updateInterval = Scalar(numerator: 1, denominator: 20)
-        thresholds = (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))  // variances for 1, 3, 10 µT
     }
 
     /// The offset to remove, µT: the estimate once its horizontal part is known, it is
@@ -120,12 +124,18 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         max(covariance[0].doubleValue, covariance[4].doubleValue, covariance[8].doubleValue).squareRoot()
     }
 
-    /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
-    @inline(__always)  // (see `appliedOffset`)
-    public var accuracy: Int8 {
-        var worst = covariance[0]
-        if covariance[4] > worst { worst = covariance[4] }
-        if covariance[8] > worst { worst = covariance[8] }
+    /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high. Stored, and computed
+    /// again only when the covariance changes (a pair, every half second at most): read every
+    /// sample from other modules, a computed property was a call into the unspecialised generic
+    /// getter (470 instructions per sample, a third of the 9D filter's own cost).
+    public private(set) var accuracy: Int8
+
+    /// The accuracy the covariance `p` gives (see `accuracy`).
+    private static func accuracy(of p: InlineArray<9, Scalar>) -> Int8 {
+        var worst = p[0]
+        if p[4] > worst { worst = p[4] }
+        if p[8] > worst { worst = p[8] }
+        let thresholds = accuracyThresholds
         return worst < thresholds.high ? 2 : worst < thresholds.medium ? 1 : worst < thresholds.low ? 0 : -1
     }
 
@@ -161,6 +171,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
             for i in 0..<3 { covariance[i * 4] = covariance[i * 4] + Self.relearnVariance }
             rejectedTime = .zero
         }
+        accuracy = Self.accuracy(of: covariance)
         // The variance of c's two horizontal components in the reference frame: rᵢ P rᵢᵀ for
         // the rows x and y of R.
         let horizontal = quadratic((now.x.x, now.y.x, now.z.x)) + quadratic((now.x.y, now.y.y, now.z.y))
