@@ -30,8 +30,8 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
 
     /// The estimated offset c, µT, device axes.
     public private(set) var offset = Vector.zero
-    /// Covariance of c, µT², row-major 3 × 3 (symmetric).
-    private var covariance: InlineArray<9, Scalar>
+    /// Covariance of c, µT².
+    private var covariance: SymmetricMatrix3<Scalar>
     /// The first sample of the pair being formed: raw field (µT), 6D attitude, and the time
     /// since it was taken (s).
     private var pairRaw = Vector.zero
@@ -92,8 +92,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     public init(initialOffset: Vector = .zero, initialUncertainty: Q32_32 = Q32_32(integer: 300)) {
         offset = initialOffset
         isApplied = initialOffset.squaredLength > .zero
-        var p = InlineArray<9, Scalar>(repeating: .zero)
-        for i in 0..<3 { p[i * 3 + i] = Scalar(initialUncertainty * initialUncertainty) }
+        let p = SymmetricMatrix3(diagonal: Scalar(initialUncertainty * initialUncertainty))
         covariance = p
         accuracy = Self.accuracy(of: p)
         updateInterval = Scalar(numerator: 1, denominator: 20)
@@ -121,7 +120,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
 
     /// 1σ of the offset's worst axis, µT (for people: set-up and diagnostics, not per sample).
     public var offsetUncertainty: Double {
-        max(covariance[0].doubleValue, covariance[4].doubleValue, covariance[8].doubleValue).squareRoot()
+        covariance.largestDiagonal.doubleValue.squareRoot()
     }
 
     /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high. Stored, and computed
@@ -131,10 +130,8 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     public private(set) var accuracy: Int8
 
     /// The accuracy the covariance `p` gives (see `accuracy`).
-    private static func accuracy(of p: InlineArray<9, Scalar>) -> Int8 {
-        var worst = p[0]
-        if p[4] > worst { worst = p[4] }
-        if p[8] > worst { worst = p[8] }
+    private static func accuracy(of p: SymmetricMatrix3<Scalar>) -> Int8 {
+        let worst = p.largestDiagonal
         let thresholds = accuracyThresholds
         return worst < thresholds.high ? 2 : worst < thresholds.medium ? 1 : worst < thresholds.low ? 0 : -1
     }
@@ -154,7 +151,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         let turned = !(d > Self.pairCosineHalfAngle || -d > Self.pairCosineHalfAngle)  // |q₁·q₂| = cos(angle/2)
         guard turned || pairAge >= Self.pairTime else { return }
         let age = pairAge
-        for i in 0..<3 { covariance[i * 4] = covariance[i * 4] + Self.offsetDriftRate * age }
+        covariance.addToDiagonal(Self.offsetDriftRate * age)
         // Rows of R₂ − R₁ and R₂ m₂ − R₁ m₁. The columns of R are R e_x, R e_y, R e_z.
         let now = Self.columns(rotation), then = Self.columns(pairRotation)
         let difference = (now.x - then.x, now.y - then.y, now.z - then.z)
@@ -168,7 +165,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         // board mount): forget enough of it to learn it again.
         rejectedTime = rejected ? rejectedTime + age : .zero
         if rejectedTime >= Self.relearnTime {
-            for i in 0..<3 { covariance[i * 4] = covariance[i * 4] + Self.relearnVariance }
+            covariance.addToDiagonal(Self.relearnVariance)
             rejectedTime = .zero
         }
         accuracy = Self.accuracy(of: covariance)
@@ -199,38 +196,24 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
 
     /// h P hᵀ, µT².
     @inline(__always)  // (see `appliedOffset`)
-    private func quadratic(_ h: (Scalar, Scalar, Scalar)) -> Scalar {
-        var sum = Scalar.zero
-        for i in 0..<3 {
-            sum = sum + (covariance[i * 3] * h.0 + covariance[i * 3 + 1] * h.1 + covariance[i * 3 + 2] * h.2) * (i == 0 ? h.0 : i == 1 ? h.1 : h.2)
-        }
-        return sum
-    }
+    private func quadratic(_ h: (Scalar, Scalar, Scalar)) -> Scalar { covariance.quadratic(h) }
 
     /// One scalar equation value = h · c with variance `variance` (µT²); whether it was
     /// rejected as a disturbance.
     private mutating func observe(row h: (Scalar, Scalar, Scalar), value: Scalar, variance: Scalar) -> Bool {
         // P hᵀ and S = h P hᵀ + r.
-        var ph = InlineArray<3, Scalar>(repeating: .zero)
-        for i in 0..<3 { ph[i] = covariance[i * 3] * h.0 + covariance[i * 3 + 1] * h.1 + covariance[i * 3 + 2] * h.2 }
-        let s = ph[0] * h.0 + ph[1] * h.1 + ph[2] * h.2 + variance
+        let ph = covariance.times(h)
+        let s = ph.0 * h.0 + ph.1 * h.1 + ph.2 * h.2 + variance
         let inverseRoot = s.reciprocalSquareRoot
         let inverseS = inverseRoot * inverseRoot
         let innovation = value - (h.0 * offset.x + h.1 * offset.y + h.2 * offset.z)
         // A pair far outside what the estimate expects (beyond 3σ) is a disturbance — a magnet
         // nearby, steel in a wall — not information about the device's own offset: skipped.
         guard innovation * innovation * inverseS < Self.outlierThresholdSquared else { return true }
-        var gain = InlineArray<3, Scalar>(repeating: .zero)
-        for i in 0..<3 { gain[i] = ph[i] * inverseS }
-        offset = Vector(x: offset.x + gain[0] * innovation, y: offset.y + gain[1] * innovation, z: offset.z + gain[2] * innovation)
-        // P ← P − K (P hᵀ)ᵀ, kept symmetric.
-        for i in 0..<3 {
-            for j in i..<3 {
-                let updated = covariance[i * 3 + j] - gain[i] * ph[j]
-                covariance[i * 3 + j] = updated
-                covariance[j * 3 + i] = updated
-            }
-        }
+        let gain = (ph.0 * inverseS, ph.1 * inverseS, ph.2 * inverseS)
+        offset = Vector(x: offset.x + gain.0 * innovation, y: offset.y + gain.1 * innovation, z: offset.z + gain.2 * innovation)
+        // P ← P − K (P hᵀ)ᵀ (symmetric: K is P hᵀ / S).
+        covariance.subtractOuterProduct(gain, ph)
         return false
     }
 }
