@@ -30,8 +30,8 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
 
     /// The estimated offset c, µT, device axes.
     public private(set) var offset = Vector.zero
-    /// Covariance of c, µT², row-major 3 × 3 (symmetric).
-    private var covariance: InlineArray<9, Scalar>
+    /// Covariance of c, µT².
+    private var covariance: SymmetricMatrix3<Scalar>
     /// The first sample of the pair being formed: raw field (µT), 6D attitude, and the time
     /// since it was taken (s).
     private var pairRaw = Vector.zero
@@ -40,7 +40,11 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     private var hasPairStart = false
     private let updateInterval: Scalar
     private var sinceUpdate = Scalar.zero
-    private let thresholds: (high: Scalar, medium: Scalar, low: Scalar)
+    /// The offset's variances (µT², worst axis) below which the accuracy is high, medium, low:
+    /// 1σ of 1, 3 and 10 µT.
+    private static var accuracyThresholds: (high: Scalar, medium: Scalar, low: Scalar) {
+        (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))
+    }
     /// Variance per equation, µT²: both samples' noise (2 × (1 µT)²: phones' and boards'
     /// magnetometers read 0.3–1 µT rms; the gyroscope's relative rotation over a short pair adds
     /// far less), …
@@ -88,11 +92,10 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     public init(initialOffset: Vector = .zero, initialUncertainty: Q32_32 = Q32_32(integer: 300)) {
         offset = initialOffset
         isApplied = initialOffset.squaredLength > .zero
-        var p = InlineArray<9, Scalar>(repeating: .zero)
-        for i in 0..<3 { p[i * 3 + i] = Scalar(initialUncertainty * initialUncertainty) }
+        let p = SymmetricMatrix3(diagonal: Scalar(initialUncertainty * initialUncertainty))
         covariance = p
+        accuracy = Self.accuracy(of: p)
         updateInterval = Scalar(numerator: 1, denominator: 20)
-        thresholds = (Scalar.one, Scalar(Q32_32(integer: 9)), Scalar(Q32_32(integer: 100)))  // variances for 1, 3, 10 µT
     }
 
     /// The offset to remove, µT: the estimate once its horizontal part is known, it is
@@ -117,15 +120,19 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
 
     /// 1σ of the offset's worst axis, µT (for people: set-up and diagnostics, not per sample).
     public var offsetUncertainty: Double {
-        max(covariance[0].doubleValue, covariance[4].doubleValue, covariance[8].doubleValue).squareRoot()
+        covariance.largestDiagonal.doubleValue.squareRoot()
     }
 
-    /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high.
-    @inline(__always)  // (see `appliedOffset`)
-    public var accuracy: Int8 {
-        var worst = covariance[0]
-        if covariance[4] > worst { worst = covariance[4] }
-        if covariance[8] > worst { worst = covariance[8] }
+    /// Core Motion's accuracy: −1 uncalibrated, 0 low, 1 medium, 2 high. Stored, and computed
+    /// again only when the covariance changes (a pair, every half second at most): read every
+    /// sample from other modules, a computed property was a call into the unspecialised generic
+    /// getter (470 instructions per sample, a third of the 9D filter's own cost).
+    public private(set) var accuracy: Int8
+
+    /// The accuracy the covariance `p` gives (see `accuracy`).
+    private static func accuracy(of p: SymmetricMatrix3<Scalar>) -> Int8 {
+        let worst = p.largestDiagonal
+        let thresholds = accuracyThresholds
         return worst < thresholds.high ? 2 : worst < thresholds.medium ? 1 : worst < thresholds.low ? 0 : -1
     }
 
@@ -144,7 +151,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         let turned = !(d > Self.pairCosineHalfAngle || -d > Self.pairCosineHalfAngle)  // |q₁·q₂| = cos(angle/2)
         guard turned || pairAge >= Self.pairTime else { return }
         let age = pairAge
-        for i in 0..<3 { covariance[i * 4] = covariance[i * 4] + Self.offsetDriftRate * age }
+        covariance.addToDiagonal(Self.offsetDriftRate * age)
         // Rows of R₂ − R₁ and R₂ m₂ − R₁ m₁. The columns of R are R e_x, R e_y, R e_z.
         let now = Self.columns(rotation), then = Self.columns(pairRotation)
         let difference = (now.x - then.x, now.y - then.y, now.z - then.z)
@@ -158,9 +165,10 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         // board mount): forget enough of it to learn it again.
         rejectedTime = rejected ? rejectedTime + age : .zero
         if rejectedTime >= Self.relearnTime {
-            for i in 0..<3 { covariance[i * 4] = covariance[i * 4] + Self.relearnVariance }
+            covariance.addToDiagonal(Self.relearnVariance)
             rejectedTime = .zero
         }
+        accuracy = Self.accuracy(of: covariance)
         // The variance of c's two horizontal components in the reference frame: rᵢ P rᵢᵀ for
         // the rows x and y of R.
         let horizontal = quadratic((now.x.x, now.y.x, now.z.x)) + quadratic((now.x.y, now.y.y, now.z.y))
@@ -188,38 +196,24 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
 
     /// h P hᵀ, µT².
     @inline(__always)  // (see `appliedOffset`)
-    private func quadratic(_ h: (Scalar, Scalar, Scalar)) -> Scalar {
-        var sum = Scalar.zero
-        for i in 0..<3 {
-            sum = sum + (covariance[i * 3] * h.0 + covariance[i * 3 + 1] * h.1 + covariance[i * 3 + 2] * h.2) * (i == 0 ? h.0 : i == 1 ? h.1 : h.2)
-        }
-        return sum
-    }
+    private func quadratic(_ h: (Scalar, Scalar, Scalar)) -> Scalar { covariance.quadratic(h) }
 
     /// One scalar equation value = h · c with variance `variance` (µT²); whether it was
     /// rejected as a disturbance.
     private mutating func observe(row h: (Scalar, Scalar, Scalar), value: Scalar, variance: Scalar) -> Bool {
         // P hᵀ and S = h P hᵀ + r.
-        var ph = InlineArray<3, Scalar>(repeating: .zero)
-        for i in 0..<3 { ph[i] = covariance[i * 3] * h.0 + covariance[i * 3 + 1] * h.1 + covariance[i * 3 + 2] * h.2 }
-        let s = ph[0] * h.0 + ph[1] * h.1 + ph[2] * h.2 + variance
+        let ph = covariance.times(h)
+        let s = ph.0 * h.0 + ph.1 * h.1 + ph.2 * h.2 + variance
         let inverseRoot = s.reciprocalSquareRoot
         let inverseS = inverseRoot * inverseRoot
         let innovation = value - (h.0 * offset.x + h.1 * offset.y + h.2 * offset.z)
         // A pair far outside what the estimate expects (beyond 3σ) is a disturbance — a magnet
         // nearby, steel in a wall — not information about the device's own offset: skipped.
         guard innovation * innovation * inverseS < Self.outlierThresholdSquared else { return true }
-        var gain = InlineArray<3, Scalar>(repeating: .zero)
-        for i in 0..<3 { gain[i] = ph[i] * inverseS }
-        offset = Vector(x: offset.x + gain[0] * innovation, y: offset.y + gain[1] * innovation, z: offset.z + gain[2] * innovation)
-        // P ← P − K (P hᵀ)ᵀ, kept symmetric.
-        for i in 0..<3 {
-            for j in i..<3 {
-                let updated = covariance[i * 3 + j] - gain[i] * ph[j]
-                covariance[i * 3 + j] = updated
-                covariance[j * 3 + i] = updated
-            }
-        }
+        let gain = (ph.0 * inverseS, ph.1 * inverseS, ph.2 * inverseS)
+        offset = Vector(x: offset.x + gain.0 * innovation, y: offset.y + gain.1 * innovation, z: offset.z + gain.2 * innovation)
+        // P ← P − K (P hᵀ)ᵀ (symmetric: K is P hᵀ / S).
+        covariance.subtractOuterProduct(gain, ph)
         return false
     }
 }
