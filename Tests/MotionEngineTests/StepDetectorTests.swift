@@ -51,15 +51,6 @@ import Testing
         }
     }
 
-    @Test func aWalkEndsWithItsClosingStep() {
-        // 18 steps at 1.8 steps/s fading over the last two (as a walker slows), then a closing
-        // step too weak to see (0.05 m/s²), then still: 19.
-        let steps = Self.run(seconds: 16, stepFrequency: 1.8, amplitude: { [2.5, 1.2, 0.05][max(0, min($0 - 16, 2))] * ($0 < 19 ? 1 : 0) })
-        #expect(steps.count == 19, "\(steps.count) steps")
-        let closing = Int64(18.25 / 1.8 * 1e9)
-        #expect(steps.last.map { abs($0 - closing) < 100_000_000 } == true, "closing step at \(Double(steps.last ?? 0) / 1e9) s")
-    }
-
     @Test func runningIsCountedToo() {
         let steps = Self.run(seconds: 10, stepFrequency: 2.8, amplitude: 8)
         #expect(abs(steps.count - 28) <= 1, "\(steps.count) steps")

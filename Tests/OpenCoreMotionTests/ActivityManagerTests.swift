@@ -77,6 +77,7 @@ func privateWalker() throws -> String {
 
         // Mid-walk, a second manager of the board gets the current activity at once.
         try await sleep(until: start.addingTimeInterval(8))
+        let lateStart = Date().timeIntervalSince(start)
         let late = CMMotionActivityManager(board: walker)
         let lateUpdates = ActivityArrivals()
         late.startActivityUpdates(to: queue, withHandler: lateUpdates.handle)
@@ -91,9 +92,11 @@ func privateWalker() throws -> String {
         try await drain(queue)
         #expect(updates.received.count == count, "nothing after stop")
 
-        let received = updates.received
+        // What arrived in the recording's first cycle (it starts over at 20 s; a loaded machine
+        // may wake this test late from its sleeps).
+        let received = updates.received.filter { $0.arrived.timeIntervalSince(start) < 19.5 }
         #expect(received.allSatisfy { $0.activity != nil } && manager.updatesError == nil)
-        let activities = updates.activities
+        let activities = received.compactMap(\.activity)
         let seconds = { (date: Date) in date.timeIntervalSince(start) }
         print("updates", received.map { "\($0.activity?.activityNames ?? "nil") \($0.activity.map { "\($0.confidence)" } ?? "") "
                 + String(format: "since %.2f at %.2f", seconds($0.activity?.startDate ?? start), seconds($0.arrived)) })
@@ -122,8 +125,12 @@ func privateWalker() throws -> String {
         #expect(activities.allSatisfy { $0.startDate.timeIntervalSince1970 <= Date(timeIntervalSinceNow: 0).timeIntervalSince1970 })
 
         // The late manager's first update: the walk going on, with its start date.
-        let lateFirst = try #require(lateUpdates.activities.first)
-        #expect(lateFirst.walking && abs(seconds(lateFirst.startDate) - walkStart) < 0.01, "\(lateFirst)")
+        if lateStart < 11 {
+            let lateFirst = try #require(lateUpdates.activities.first)
+            #expect(lateFirst.walking && abs(seconds(lateFirst.startDate) - walkStart) < 0.01, "\(lateFirst)")
+        } else {
+            print("the late manager started at \(lateStart) s, after the walk: its first update is not checked")
+        }
 
         // Queries: the whole run, smoothed (the still first 2 s are stationary, backdated to the
         // start: the start's `unknown` lasted no time and is not history), and a slice inside the

@@ -19,7 +19,7 @@ public import FixedPoint
 ///    of the last step is credited at once while the rhythm holds (≥ 0.3). Two candidates in a
 ///    row without it (a device handled rather than carried) or 2 s without a step end the bout.
 ///    Inside a bout, a gap of two or three intervals is filled with the steps too weak to be
-///    candidates (a U-turn); a bout that runs out ends with the walker's closing step.
+///    candidates (a U-turn).
 ///    Walking also needs a carried device (`isCarried`): one turned over in the hand is not;
 ///    and a bouncing body (`isBouncing`): one moved to and fro by the hand is not.
 /// 4. Pause and resume events come from `PauseResumePredictor`, within about a second.
@@ -138,13 +138,10 @@ public struct StepDetector: Sendable {
         let threshold = max(Self.minimumThreshold, amplitude * (walking ? Self.boutThresholdFraction : Self.thresholdFraction))
         events.observe(signal: signal, threshold: threshold, timeNanoseconds: time, output: output)
         if walking, time - lastStep > maximumInterval {
-            // The bout is over. A walk ends with a closing step (the trailing foot set down
-            // beside the other), too weak to be a candidate: without a push-off it moves the
-            // trunk a twentieth of a stride's acceleration (IPOL's lower back). The strongest
-            // peak at the rhythm after the last step (¾ to 4⁄3 of an interval later) above a
-            // fifth of the recent amplitude is that step; with none, it is credited one interval
-            // after the last.
-            output(.step(tailStep != .min ? tailStep : lastStep + boutInterval))
+            // The bout is over; a walker's last step, as they slow to a stop, is often too
+            // weak to be a candidate: the strongest peak at the rhythm after the last step
+            // (¾ to 4⁄3 of an interval later) above a fifth of the recent amplitude is that step.
+            if tailStep != .min { output(.step(tailStep)) }
             endBout()
         }
         // The sample before is a peak if the signal rose into it and falls after it.
