@@ -50,9 +50,10 @@ import Testing
             try await drain(queue)
             let stoppedAt = relative.received.count
             #expect(relative.failures.isEmpty && absolute.failures.isEmpty, "\(name): \(relative.failures)")
-            // The first a second after the first reading, then one a second: 4 (3 to 5 with the
-            // scheduling of a shared machine) in the 3.5 s after the first.
-            #expect((3...5).contains(relative.received.count) && (3...5).contains(absolute.received.count),
+            // The first a second after the first reading, then one a second (by their timestamps,
+            // checked below): at least 3 in the 3.5 s after the first. (Not at most: a loaded
+            // machine can hold the board back and deliver several at once when it catches up.)
+            #expect(relative.received.count >= 3 && absolute.received.count >= 3,
                     "\(name): \(relative.received.count) relative, \(absolute.received.count) absolute updates")
             let times = relative.received.map(\.item.timestamp)
             for (earlier, later) in zip(times, times.dropFirst()) {
