@@ -53,10 +53,15 @@ import Testing
               + "\(Double(longestGap) / 1e6) ms (near the switch up \(Double(longest(near: switchedAt)) / 1e6) ms, "
               + "back \(Double(longest(near: switchedBackAt)) / 1e6) ms)")
         #expect(longestGap <= 15_000_000, "longest gap \(Double(longestGap) / 1e6) ms")
-        // One time origin throughout: every stamp on the chip's 1 ms internal sample clock,
-        // counted from the first (a new runtime would start a new origin, off that grid).
-        let offGrid = times.filter { ($0 - times[0]) % 1_000_000 != 0 }
-        #expect(offGrid.count == 0, "\(offGrid.count) stamps off the first one's 1 ms grid")
+        // One time origin across each switch: the stamps within 200 ms of it all on the chip's
+        // 1 ms internal sample clock, counted from the first of them (a new runtime would start
+        // a new origin, off that grid). Only near the switches: on a loaded machine the test can
+        // outlast the simulated recording, whose restart rightly starts a new origin.
+        for moment in [switchedAt, switchedBackAt] {
+            let near = times.filter { abs($0 - moment) < 200_000_000 }
+            let offGrid = near.filter { ($0 - near[0]) % 1_000_000 != 0 }
+            #expect(near.count > 20 && offGrid.isEmpty, "\(offGrid.count) of \(near.count) stamps near a switch off the 1 ms grid")
+        }
         #expect(times.first.map { $0 < switchedAt - 500_000_000 } == true && times.last.map { $0 > switchedBackAt + 500_000_000 } == true)
         #expect(manager.lostAccelerometerSamples == 0 && manager.repeatedAccelerometerSamples == 0 && manager.droppedAccelerometerUpdates == 0)
     }
