@@ -22,8 +22,6 @@ public struct FloorCounter: Sendable {
     /// The height the next floor is counted from, m.
     private var anchor = Q32_32.zero
     private var idleTime = Q32_32.zero
-    /// s since the first altitude, while the altimeter's low-pass settles.
-    private var warmUpTime = Q32_32.zero
     /// m, all the height change left out so far (the anchor's moves while not climbing), and
     /// its value every `historyInterval` over the last 8 s with the time it was kept (s on
     /// `clock`), newest at `historyHead - 1`: what `creditClimb(since:)` gives back.
@@ -67,9 +65,9 @@ public struct FloorCounter: Sendable {
         }
         let change = height - altitude
         altitude = height
+        let warmingUp = clock < warmUp
         clock = clock + dt
-        if warmUpTime < warmUp {
-            warmUpTime = warmUpTime + dt
+        if warmingUp {
             anchor = height
             return
         }
@@ -89,18 +87,17 @@ public struct FloorCounter: Sendable {
             let moved = anchor
             anchor = idleTime >= progressLifetime ? height : anchor + change
             leftOut = leftOut + (anchor - moved)
-            record()
-            return
+        } else {
+            while height - anchor >= floorHeight {
+                floorsAscended += 1
+                anchor = anchor + floorHeight
+            }
+            while anchor - height >= floorHeight {
+                floorsDescended += 1
+                anchor = anchor - floorHeight
+            }
         }
         record()
-        while height - anchor >= floorHeight {
-            floorsAscended += 1
-            anchor = anchor + floorHeight
-        }
-        while anchor - height >= floorHeight {
-            floorsDescended += 1
-            anchor = anchor - floorHeight
-        }
     }
 
     /// Counts the height change left out over the last `seconds` (at most 8 s): a step bout
