@@ -48,8 +48,9 @@ import Testing
         #expect(abs(Double(pause.timeNanoseconds) / 1e9 - 19.9) < 0.7, "pause at \(pause.timeNanoseconds)")
         #expect(abs(Double(resume.timeNanoseconds) / 1e9 - 28.3) < 0.7, "resume at \(resume.timeNanoseconds)")
         // A resume is delivered at the second step; a pause once the last step's trough has
-        // died away (0.8 s) after the step was due: about 1.4 s after that last peak here,
-        // where the bounce stops dead (on the IPOL walks, median 0.7 s after the true last step).
+        // died away (decaying with ⅓ s) after the step was due (0.83 s): about a second after
+        // that last peak here, where the bounce stops dead (on the IPOL walks, median 0.65 s
+        // after the true last step).
         let resumeLatency = Double(resume.deliveredNanoseconds - resume.timeNanoseconds) / 1e9
         let pauseLatency = Double(pause.deliveredNanoseconds - pause.timeNanoseconds) / 1e9
         #expect(resumeLatency > 0 && resumeLatency <= 1.0, "resume delivered after \(resumeLatency) s: \(events)")

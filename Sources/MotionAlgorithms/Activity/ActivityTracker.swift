@@ -13,6 +13,8 @@ public struct ActivityTracker: Sendable {
     private var wasStepping = false
     /// The first step of the bout going on (ns), for the walking/running start date.
     private var boutStart: Int64?
+    /// The latest step credited or carried by a pause (ns): what follows a walk starts no earlier.
+    private var lastStep: Int64?
     private var emitted = false
 
     /// The latest classification (`unknown` until the first 2 s of accelerometer data).
@@ -32,10 +34,11 @@ public struct ActivityTracker: Sendable {
             case .step(let stepTime):
                 tracker.credit(stepTime)
                 if firstStep == nil { firstStep = stepTime }
+                lastStep = max(lastStep ?? stepTime, stepTime)
             case .resume(let at):
                 if firstStep == nil { firstStep = at }
-            case .pause:
-                break
+            case .pause(let at):
+                lastStep = max(lastStep ?? at, at)
             }
             steps(output)
         }
@@ -51,6 +54,11 @@ public struct ActivityTracker: Sendable {
             estimate.startNanoseconds = estimate.flags == current.flags ? current.startNanoseconds : boutStart
         } else if emitted, estimate.flags == current.flags {
             estimate.startNanoseconds = current.startNanoseconds
+        } else if let lastStep, estimate.startNanoseconds < lastStep {
+            // A new state after a walk: the classifier dates it back by its evidence window
+            // (2 s), but the user was stepping until their last step. (The predicted pause,
+            // within about a second of that step, would otherwise date "stationary" before it.)
+            estimate.startNanoseconds = lastStep
         }
         current = estimate
         emitted = true
