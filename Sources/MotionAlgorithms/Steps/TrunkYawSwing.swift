@@ -85,10 +85,12 @@ public struct TrunkYawSwing: Sendable {
     /// `interval` (ns) apart, or nil:
     /// 1. the last step's swing: the largest within ¾ of an interval before the step to ¼ after
     ///    (the extreme comes before the heel strike, the credited acceleration peak after it);
-    /// 2. the yaw swung with the steps: a swing to the other side ½ to 1.6 intervals before it
-    ///    (the swings' timing wanders by a third of an interval from step to step);
-    /// 3. the closing step's swing: the largest to the other side ½ to 1½ intervals after the
+    /// 2. the yaw swung with the steps: a swing to the other side ½ to 2 intervals before it;
+    /// 3. the closing step's swing: the largest to the other side ½ to 2 intervals after the
     ///    last step's, at least a third of its size (the trunk turns back less as it stops).
+    /// The windows are wide: a stopping walker's swings wander by up to an interval from the
+    /// rhythm (IPOL: the last swings come 0.25 to 1.2 s apart at 0.55 s steps), and the rhythm
+    /// around them (1) and the side and size (3) are what tell a step.
     /// Small swings in between (the trunk settling) are passed over. The closing step is timed
     /// ¾ of an interval after the last step: it brings the trailing foot beside the other, not
     /// past it, and the swing's extreme is too broad to time it (±0.3 s on IPOL).
@@ -96,8 +98,8 @@ public struct TrunkYawSwing: Sendable {
         let last = largestSwing(from: lastStep - interval * 3 / 4, to: lastStep + interval / 4, side: 0)
         guard last.time != .min, magnitude(last.rate) >= Self.smallestSwing else { return nil }
         let otherSide = last.rate < .zero ? 1 : -1
-        let before = largestSwing(from: last.time - interval * 16 / 10, to: last.time - interval / 2, side: otherSide)
-        let next = largestSwing(from: last.time + interval / 2, to: last.time + interval * 3 / 2, side: otherSide)
+        let before = largestSwing(from: last.time - interval * 2, to: last.time - interval / 2, side: otherSide)
+        let next = largestSwing(from: last.time + interval / 2, to: last.time + interval * 2, side: otherSide)
         guard before.time != .min, next.time != .min,
               magnitude(before.rate) >= Self.smallestSwing, magnitude(next.rate) >= Self.smallestSwing,
               magnitude(next.rate) * Q32_32(integer: 3) >= magnitude(last.rate) else { return nil }
