@@ -1,7 +1,8 @@
 public import FixedPoint
 
-/// Steps from the accelerometer alone, wherever the device is carried, in Q32.32 fixed point
-/// (no allocation, builds as Embedded Swift), after the structure of the published phone step
+/// Steps from the accelerometer (the gyroscope, where there is one, helps at walks' ends and
+/// turns), wherever the device is carried, in Q32.32 fixed point (no allocation, builds as
+/// Embedded Swift), after the structure of the published phone step
 /// counters (Brajdic & Harle, UbiComp 2013; Salvi et al. 2018): a smoothed acceleration
 /// magnitude, its peaks above an adaptive threshold, and "is this walking?" decided before
 /// anything is counted.
@@ -122,7 +123,8 @@ public struct StepDetector: Sendable {
     }
 
     /// One gyroscope sample (rad/s, device axes) at `time` (ns), where there is a gyroscope:
-    /// it finds the closing step of a walk (`TrunkYawSwing`).
+    /// it finds a walk's closing step and its turns (`TrunkYawSwing`). Steps are credited by
+    /// the accelerometer's samples only.
     public mutating func update(rotationRate: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
         // Gravity's direction comes from the accelerometer: none yet, or a device in free fall.
         guard started, mean > Q32_32.one else { return }
