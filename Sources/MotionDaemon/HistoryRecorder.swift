@@ -116,12 +116,12 @@ package final class HistoryRecorder: Sendable {
     /// One reading through the stages (engine thread).
     private func process(_ reading: SensorReading) {
         stages.withLock { stages in
-            if reading.value.channel != .gyroscope {
-                stages.pedometer.process(reading) { output in
-                    if case .event = output { return }
-                    let wall = clock.wall(output)
-                    inbox.withLock { $0.pedometer.append(wall) }
-                }
+            // Every reading: the gyroscope's find the closing steps and keep the steps through
+            // turns (StepDetector), as they do in a replay.
+            stages.pedometer.process(reading) { output in
+                if case .event = output { return }
+                let wall = clock.wall(output)
+                inbox.withLock { $0.pedometer.append(wall) }
             }
             if reading.value.channel == .accelerometer || reading.value.channel == .gyroscope {
                 stages.activity.process(reading) { update in

@@ -17,6 +17,9 @@ public struct GaitPeriodicity: Sendable {
     private static let tick: Int64 = 40_000_000       // ns between resampled values
     private static let window = 62                    // 2.5 s of values correlated
     private static let maximumLag = 64                // 2.56 s: a stride of 1.28 s steps
+    /// ns: how long a sample stays in what `correlation` looks at (the window and its copy up
+    /// to the longest lag earlier): 5.04 s.
+    static let span = Int64(window + maximumLag) * tick
     private var ring = InlineArray<128, Int16>(repeating: 0)
     private var count = 0
     private var head = 0

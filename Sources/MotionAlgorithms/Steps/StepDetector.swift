@@ -1,7 +1,8 @@
 public import FixedPoint
 
-/// Steps from the accelerometer alone, wherever the device is carried, in Q32.32 fixed point
-/// (no allocation, builds as Embedded Swift), after the structure of the published phone step
+/// Steps from the accelerometer (the gyroscope, where there is one, helps at walks' ends and
+/// turns), wherever the device is carried, in Q32.32 fixed point (no allocation, builds as
+/// Embedded Swift), after the structure of the published phone step
 /// counters (Brajdic & Harle, UbiComp 2013; Salvi et al. 2018): a smoothed acceleration
 /// magnitude, its peaks above an adaptive threshold, and "is this walking?" decided before
 /// anything is counted.
@@ -19,7 +20,11 @@ public import FixedPoint
 ///    of the last step is credited at once while the rhythm holds (≥ 0.3). Two candidates in a
 ///    row without it (a device handled rather than carried) or 2 s without a step end the bout.
 ///    Inside a bout, a gap of two or three intervals is filled with the steps too weak to be
-///    candidates (a U-turn).
+///    candidates (a U-turn). A bout starts at its first step, not at the weight shift before it
+///    (a first candidate over 20 % sooner than the rhythm). Within 10 s of a walk, three regular
+///    candidates resume it (`isResuming`). With a gyroscope, candidates whose periodicity a turn
+///    broke are kept for the walk's resumption, and a walk's closing step is found by the
+///    trunk's yaw swing (`TrunkYawSwing`).
 ///    Walking also needs a carried device (`isCarried`): one turned over in the hand is not;
 ///    and a bouncing body (`isBouncing`): one moved to and fro by the hand is not.
 /// 4. Pause and resume events come from `PauseResumePredictor`, within about a second.
@@ -76,6 +81,7 @@ public struct StepDetector: Sendable {
     private var pending = InlineArray<8, Int64>(repeating: 0)
     private var pendingCount = 0
     private var periodicity = GaitPeriodicity()
+    private var yawSwing = TrunkYawSwing()
     private var events = PauseResumePredictor()
     /// The periodicity (‰) measured at the latest candidate checked, for diagnostics.
     public private(set) var lastCorrelation = 0
@@ -93,6 +99,11 @@ public struct StepDetector: Sendable {
     private let slowestGait: Int64 = 1_000_000_000
     /// ns: the shortest bout interval whose gaps are filled in (2.5 steps/s).
     private let shortestFilledInterval: Int64 = 400_000_000
+    /// Candidates that confirm a resumed walk, and how soon after the last step (ns) a walk
+    /// counts as resumed (see `isResuming`): the 10 s within which `isStepping` takes a
+    /// carried device that was walking for one setting off again.
+    private static var resumingSteps: Int { 3 }
+    private static var resumingWindow: Int64 { 10_000_000_000 }
 
     public init() {}
 
@@ -109,6 +120,15 @@ public struct StepDetector: Sendable {
     @inline(__always)
     public var isStepping: Bool {
         events.isMoving && (walking || (isCarried && lastStep != .min && lastSampleTime - lastStep < 10_000_000_000))
+    }
+
+    /// One gyroscope sample (rad/s, device axes) at `time` (ns), where there is a gyroscope:
+    /// it finds a walk's closing step and its turns (`TrunkYawSwing`). Steps are credited by
+    /// the accelerometer's samples only.
+    public mutating func update(rotationRate: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
+        // Gravity's direction comes from the accelerometer: none yet, or a device in free fall.
+        guard started, mean > Q32_32.one else { return }
+        yawSwing.update(rotationRate: rotationRate, gravity: averageAcceleration, gravityLength: mean, timeNanoseconds: time)
     }
 
     /// One accelerometer sample (m/s², device axes) at `time`; `output` gets each step credited
@@ -139,9 +159,14 @@ public struct StepDetector: Sendable {
         events.observe(signal: signal, threshold: threshold, timeNanoseconds: time, output: output)
         if walking, time - lastStep > maximumInterval {
             // The bout is over; a walker's last step, as they slow to a stop, is often too
-            // weak to be a candidate: the strongest peak at the rhythm after the last step
-            // (¾ to 4⁄3 of an interval later) above a fifth of the recent amplitude is that step.
-            if tailStep != .min { output(.step(tailStep)) }
+            // weak to be a candidate. With a gyroscope, the trunk's yaw swing shows it
+            // (`TrunkYawSwing`); else the strongest peak at the rhythm after the last step (¾ to
+            // 4⁄3 of an interval later) above a fifth of the recent amplitude is that step.
+            if let closing = yawSwing.closingStep(after: lastStep, interval: boutInterval) {
+                output(.step(closing))
+            } else if tailStep != .min {
+                output(.step(tailStep))
+            }
             endBout()
         }
         // The sample before is a peak if the signal rose into it and falls after it.
@@ -174,10 +199,16 @@ public struct StepDetector: Sendable {
         lastCorrelation = periodicity.correlation(period: boutInterval)
         guard lastCorrelation >= keepCorrelation, isCarried, isBouncing(share: keepVerticalShare) else {
             aperiodicCandidates += 1
-            if aperiodicCandidates >= 2 { endBout() }
+            // A walker's turn breaks the periodicity for as long as it lies in the correlated
+            // window or its copy a stride earlier, while the steps go on: candidates rejected
+            // then are kept, and credited if the walk resumes at their rhythm (`confirmBout`).
+            let turned = yawSwing.lastTurn != .min && time - yawSwing.lastTurn < GaitPeriodicity.span
+            if turned { append(time) }
+            if aperiodicCandidates >= 2 { endBout(keepingCandidates: turned) }
             return
         }
         aperiodicCandidates = 0
+        pendingCount = 0  // candidates rejected before this one were not steps of the rhythm
         tailStep = .min
         tailHeight = .zero
         let interval = time - lastStep
@@ -219,35 +250,60 @@ public struct StepDetector: Sendable {
     /// Confirms a bout when the newest candidates are regular and periodic, and credits it from
     /// its first regular candidate (older pending ones that keep the rhythm count too).
     private mutating func confirmBout(output: (Output) -> Void) {
-        guard pendingCount >= confirmationSteps else { return }
+        let resuming = isResuming
+        let needed = resuming ? Self.resumingSteps : confirmationSteps
+        guard pendingCount >= needed else { return }
         let newest = pendingCount - 1
-        let firstOfRun = pendingCount - confirmationSteps
-        let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(confirmationSteps - 1)
+        let firstOfRun = pendingCount - needed
+        let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
         // People walk at 1 to 3.5 steps a second: a slower rhythm is a hand's, not a gait.
         guard meanInterval <= slowestGait else { return }
         var index = firstOfRun + 1
         while index <= newest {
-            guard isRegular(pending[index] - pending[index - 1], around: meanInterval) else { return }
+            guard isRegular(pending[index] - pending[index - 1], around: meanInterval, within: resuming ? 3 : 4) else { return }
             index += 1
         }
         lastCorrelation = periodicity.correlation(period: meanInterval)
-        guard lastCorrelation >= confirmCorrelation, isCarried, isBouncing(share: confirmVerticalShare) else { return }
+        // A walk resumed is too short for its periodicity to show in the window (it holds the
+        // standing before): its regularity and the bounce decide.
+        guard resuming || lastCorrelation >= confirmCorrelation, isCarried, isBouncing(share: confirmVerticalShare) else { return }
         var first = firstOfRun
         while first > 0, isRegular(pending[first] - pending[first - 1], around: meanInterval) { first -= 1 }
+        // Gait initiation: the weight shift onto the stance leg before the first step (the
+        // anticipatory postural adjustment, 0.3–0.5 s before the first heel strike) bounces
+        // the trunk too, less than a step before the first step. A first step from standing
+        // comes no sooner than the rhythm (it starts from rest): a first candidate that comes
+        // over 20 % sooner than the later steps' interval is the weight shift.
+        let rhythm = needed > 2 ? (pending[newest] - pending[firstOfRun + 1]) / Int64(needed - 2) : meanInterval
+        let firstInterval = first < newest ? pending[first + 1] - pending[first] : rhythm
+        if !isRegular(firstInterval, around: rhythm) || firstInterval * 10 < rhythm * 8 { first += 1 }
         for index in first...newest { output(.step(pending[index])) }
         lastStep = pending[newest]
         boutInterval = meanInterval
         walking = true
         aperiodicCandidates = 0
-        regularIntervals = confirmationSteps - 1
+        regularIntervals = needed - 1
         pendingCount = 0
     }
 
-    private mutating func endBout() {
+    /// A walker who stopped less than `resumingWindow` ago and steps again at their rhythm or
+    /// slower (a few more steps, a shuffle to face a door): `resumingSteps` candidates within
+    /// ±30 % of their mean confirm it, without the periodicity. Not faster than 0.8 of the last
+    /// bout's interval: a faster run of peaks after a stop is the hand's (a phone vibrating
+    /// against a held device: BROAD), not the walker's.
+    @inline(__always)  // (see `isStepping`)
+    private var isResuming: Bool {
+        guard lastStep != .min, pendingCount >= Self.resumingSteps else { return false }
+        let newest = pending[pendingCount - 1], firstOfRun = pending[pendingCount - Self.resumingSteps]
+        return newest - lastStep < Self.resumingWindow
+            && (newest - firstOfRun) * 10 >= boutInterval * Int64(Self.resumingSteps - 1) * 8
+    }
+
+    private mutating func endBout(keepingCandidates: Bool = false) {
         walking = false
         tailStep = .min
         tailHeight = .zero
-        pendingCount = 0
+        if !keepingCandidates { pendingCount = 0 }
         aperiodicCandidates = 0
     }
 

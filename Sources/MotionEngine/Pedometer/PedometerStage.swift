@@ -1,7 +1,7 @@
 public import MotionAlgorithms
 import FixedPoint
 
-/// The pedometer stage: accelerometer and barometer readings in, `PedometerOutput` out (steps
+/// The pedometer stage: accelerometer, barometer and (optional) gyroscope readings in, `PedometerOutput` out (steps
 /// with their lengths, floors, pause and resume events, each at the time it happened), with the
 /// running totals and live figures `CMPedometerData` reports. No allocation per reading.
 public struct PedometerStage: Sendable {
@@ -68,6 +68,10 @@ public struct PedometerStage: Sendable {
             for _ in down..<floors.floorsDescended { output(.floor(timeNanoseconds: time, ascended: false)) }
         case .temperature:
             _ = altitude.process(reading)
+        case .angularVelocity(let v):
+            // Optional: where a gyroscope is recorded or streamed, it finds the closing steps
+            // and keeps a walk's steps through its turns (StepDetector).
+            detector.update(rotationRate: FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z)), timeNanoseconds: time)
         case .acceleration(let v):
             hasAccelerometer = true
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
