@@ -3,8 +3,8 @@ import MotionEngine
 import Synchronization
 
 /// One board's pedometer, shared by every pedometer of the board in the process (as the board's
-/// engine is): a `PedometerStage` fed every accelerometer, barometer and thermometer reading on
-/// the engine thread through a `ReadingTap`, the `PedometerHistory` built from what it reports,
+/// engine is): a `PedometerStage` fed every accelerometer, gyroscope, barometer and thermometer
+/// reading on the engine thread through a `ReadingTap`, the `PedometerHistory` built from what it reports,
 /// and the live subscriptions it feeds.
 ///
 /// It counts from the moment the first pedometer of the board opens it until the last one
@@ -38,7 +38,9 @@ package final class BoardPedometer: Sendable {
 
     private init(board: LiveBoard) {
         self.board = board
-        tap = SharedTap(board: board, channels: [.accelerometer, .barometer, .thermometer])
+        // The gyroscope finds a walk's closing step and the steps through a turn (`StepDetector`),
+        // as in a replay and in motiond's history: without it the live count would differ.
+        tap = SharedTap(board: board, channels: [.accelerometer, .gyroscope, .barometer, .thermometer])
         hasBarometer = board.channels.contains(.barometer)
     }
 
