@@ -25,7 +25,7 @@ import FixedPoint
 /// inclination, each sample's test against the rest averages) runs per sample; what changes
 /// over seconds (the rest averages and the bias at rest, the bias in motion, the lagged axes it
 /// needs, the gyroscope quaternion's renormalisation) runs at most every
-/// `AttitudeFilterSettings.slowInterval` (25 Hz), from what the samples between accumulated.
+/// `AttitudeFilterSettings.slowInterval` (50 Hz), from what the samples between accumulated.
 public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public typealias Vector = FusionVector<Scalar>
     public typealias Rotation = FusionQuaternion<Scalar>
@@ -68,7 +68,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// device axes with the rotation of the same moment (VQF filters its rotation matrix the
     /// same way). With the current rotation instead, a device turning at ~1/τ (a walker's
     /// laps) smears a bias across axes: the iPhone 5's 5.5 °/s on x was learned as a bias on y.
-    /// Sampled at the slow interval (a 0.075 Hz filter needs no more than 25 Hz): the x axis is
+    /// Sampled at the slow interval (a 0.075 Hz filter needs no more than 50 Hz): the x axis is
     /// `laggedAxesFilter`'s own signal, y and z its companions (the same coefficients).
     private var laggedAxesFilter: ButterworthLowPass<Scalar>
     private var laggedAxisY = ButterworthLowPass<Scalar>.Companion(), laggedAxisZ = ButterworthLowPass<Scalar>.Companion()
@@ -120,7 +120,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         accelerometerFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         laggedAxesFilter = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         // Runs once 90 % of the interval has passed: a rate that divides the interval exactly
-        // (25 Hz: every sample; 50 Hz: every second) then does not sit on the threshold, where
+        // (50 Hz: every sample; 100 Hz: every second) then does not sit on the threshold, where
         // a rounding could make the fixed-point filter and its Double reference decide apart.
         slowInterval = Scalar(settings.slowInterval * Q32_32(numerator: 9, denominator: 10))
         // Reciprocals and squares in exact integer arithmetic (Q32.32).
@@ -182,7 +182,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         let up = accelerometerFilter.output * inverseGravityNorm
         // What the inclination corrected since the last time, as a rotation vector in frame I:
         // each step turned the previous up n onto the new one, sin of the angle × axis = n_new ×
-        // n_old, and summed over a path this smooth (a 3 s filter's output over 40 ms) that is
+        // n_old, and summed over a path this smooth (a 3 s filter's output over 20 ms) that is
         // the cross product of its ends.
         let correction = up.cross(slowStartUp)
         slowStartUp = up
@@ -274,7 +274,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
 
     /// Rest: every gyroscope and accelerometer sample within its threshold of the 0.5 s
     /// averages for 1.5 s. Per sample, only the test against the averages as the last slow
-    /// interval left them (40 ms old at most, against their 0.5 s time constant) and the sums
+    /// interval left them (20 ms old at most, against their 0.5 s time constant) and the sums
     /// for the next: once one sample of an interval has failed, the others skip the test.
     @inline(__always)  // (see `clamped`)
     private mutating func testRest(_ gyroscope: Vector, _ accelerometer: Vector) {
