@@ -11,33 +11,44 @@ public enum Angle {
     /// atan(t) for t in [0, 1] given in Q30 (0...2³⁰), result in Q30 radians.
     ///
     /// For t > tan(π/8), atan t = π/4 + atan((t − 1)/(t + 1)) brings the argument to
-    /// |u| ≤ tan(π/8) ≈ 0.4142; there the Taylor series u − u³/3 + u⁵/5 − … through u¹⁵ leaves a
-    /// truncation error below u¹⁷/17 < 2 × 10⁻⁸ rad. Each of the 8 Horner steps rounds once
-    /// (≤ ½ × 2⁻³⁰), so the result is within about 3 × 10⁻⁸ rad of atan t.
+    /// |u| ≤ tan(π/8) ≈ 0.4142; there `seriesQ30` finishes (within about 3 × 10⁻⁸ rad of atan t).
     @inlinable
     public static func arctangentQ30(ofUnitRatio t: Int64) -> Int64 {
         let one: Int64 = 1 << 30
-        var base: Int64 = 0
-        var u = t
-        if t > tanEighthPiQ30 {
-            // u = (t − 1)/(t + 1) in Q30, rounded to nearest: |numerator| < 2³⁰, so the
-            // shifted numerator is < 2⁶⁰; the divisor is in (2³⁰, 2³¹].
-            let numerator = (t - one) << 30
-            let denominator = t + one
-            u = (numerator + (numerator >= 0 ? denominator / 2 : -denominator / 2)) / denominator
-            base = quarterPiQ30
-        }
-        let u2 = (u * u).shiftedRightRoundingToNearestEven(by: 30)  // u² ≤ 0.18: < 2³⁰
+        // u = (t − 1)/(t + 1) in Q30, rounded to nearest: |numerator| < 2³⁰, so the
+        // shifted numerator is < 2⁶⁰; the divisor is in (2³⁰, 2³¹].
+        let (base, u) = t > tanEighthPiQ30 ? (quarterPiQ30, roundedQuotient(t - one, t + one)) : (0, t)
+        return base + seriesQ30(u)
+    }
+
+    /// atan(u) in Q30 radians for |u| ≤ tan(π/8) ≈ 0.4142 in Q30: the Taylor series
+    /// u − u³/3 + u⁵/5 − … through u¹⁵ leaves a truncation error below u¹⁷/17 < 2 × 10⁻⁸ rad.
+    /// Each of the 8 Horner steps rounds once (half up, ≤ ½ × 2⁻³⁰: ties to even would cost
+    /// four more instructions a step for a tie that comes once in 2³⁰), so the result is within
+    /// about 3 × 10⁻⁸ rad of atan u.
+    // One copy, called once by each arctangent (a 32-bit core's 64-bit products make it large).
+    @inlinable
+    static func seriesQ30(_ u: Int64) -> Int64 {
+        func rounded(_ product: Int64) -> Int64 { (product + (1 << 29)) >> 30 }
+        let u2 = rounded(u * u)  // u² ≤ 0.18: < 2³⁰
         // Horner on 1 − u²/3 + u⁴/5 − … − u¹⁴/15, coefficients 1/(2k+1) in Q30.
         var sum: Int64 = -71_582_788  // −1/15
-        sum = (sum * u2).shiftedRightRoundingToNearestEven(by: 30) + 82_595_525   // 1/13
-        sum = (sum * u2).shiftedRightRoundingToNearestEven(by: 30) - 97_612_893   // 1/11
-        sum = (sum * u2).shiftedRightRoundingToNearestEven(by: 30) + 119_304_647  // 1/9
-        sum = (sum * u2).shiftedRightRoundingToNearestEven(by: 30) - 153_391_689  // 1/7
-        sum = (sum * u2).shiftedRightRoundingToNearestEven(by: 30) + 214_748_365  // 1/5
-        sum = (sum * u2).shiftedRightRoundingToNearestEven(by: 30) - 357_913_941  // 1/3
-        sum = (sum * u2).shiftedRightRoundingToNearestEven(by: 30) + one
-        return base + (sum * u).shiftedRightRoundingToNearestEven(by: 30)
+        sum = rounded(sum * u2) + 82_595_525   // 1/13
+        sum = rounded(sum * u2) - 97_612_893   // 1/11
+        sum = rounded(sum * u2) + 119_304_647  // 1/9
+        sum = rounded(sum * u2) - 153_391_689  // 1/7
+        sum = rounded(sum * u2) + 214_748_365  // 1/5
+        sum = rounded(sum * u2) - 357_913_941  // 1/3
+        sum = rounded(sum * u2) + (1 << 30)
+        return rounded(sum * u)
+    }
+
+    /// numerator × 2³⁰ / denominator rounded to nearest (ties away from zero), for
+    /// |numerator| < 2³³ and 0 < denominator.
+    @inlinable @inline(__always)
+    static func roundedQuotient(_ numerator: Int64, _ denominator: Int64) -> Int64 {
+        let shifted = numerator << 30
+        return (shifted + (shifted >= 0 ? denominator / 2 : -denominator / 2)) / denominator
     }
 
     /// atan2(y, x) in Q30 radians, in (−π, π], for any two integers at a common scale (the
@@ -46,12 +57,16 @@ public enum Angle {
     public static func arctangent2Q30(y: Int64, x: Int64) -> Int64 {
         if x == 0 && y == 0 { return 0 }
         let ax = x.magnitude, ay = y.magnitude
-        // The ratio of the smaller to the larger magnitude, in Q30, rounded to nearest. Both
-        // are scaled down together first if shifting the numerator by 30 could overflow.
+        // atan of the smaller over the larger magnitude, in [0, π/4]. Both are scaled down
+        // together first if shifting by 30 could overflow (below 2³³ each).
         var small = min(ax, ay), large = max(ax, ay)
         while large >= 1 << 33 { small >>= 1; large >>= 1 }
-        let ratio = Int64((small << 30 + large / 2) / large)
-        var angle = arctangentQ30(ofUnitRatio: ratio)
+        // Above tan(π/8): π/4 + atan((s − l)/(s + l)), that argument from the magnitudes
+        // directly (one division, not the ratio's and then the reduction's).
+        let reduced = small << 30 > UInt64(tanEighthPiQ30) * large
+        let (base, u) = reduced ? (quarterPiQ30, roundedQuotient(Int64(small) - Int64(large), Int64(small + large)))
+                                : (0, roundedQuotient(Int64(small), Int64(large)))
+        var angle = base + seriesQ30(u)
         if ay > ax { angle = halfPiQ30 - angle }
         if x < 0 { angle = piQ30 - angle }
         return y < 0 ? -angle : angle

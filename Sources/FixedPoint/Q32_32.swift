@@ -113,7 +113,8 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
     public func timesPowerOfTwo(_ exponent: Int) -> Q32_32 {
         if exponent >= 0 { return Q32_32(rawValue: rawValue << exponent) }
         let n = -exponent
-        return Q32_32(rawValue: (rawValue + (1 << (n - 1))) >> n)
+        // Wrapping, like the sums (values far inside the range): no overflow trap per call.
+        return Q32_32(rawValue: (rawValue &+ (1 << (n - 1))) >> n)
     }
 
     /// 1/√x for x > 0 (0 for x ≤ 0). With x = m × 2^e, m in [1, 4) and e even, 1/√x =

@@ -169,8 +169,8 @@ private struct MotionCollector {
     }
 
     mutating func take(_ reading: SensorReading) {
-        guard let motion = estimator.process(reading) else { return }
+        guard estimator.update(reading) else { return }
         defer { outputs &+= 1 }
-        if outputs % every == 0 { collector.append(motion) }
+        if outputs % every == 0 { collector.append(estimator.motion) }  // built only for the samples kept
     }
 }

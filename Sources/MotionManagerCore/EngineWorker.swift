@@ -164,10 +164,11 @@ final class EngineWorker {
         guard batched.take(stamped) else { return }
         subscribers.publish(stamped)
         for index in motions.indices {
-            let motion = motions[index].estimator.process(stamped)
+            let fused = motions[index].estimator.update(stamped)
             saver?.observe(motions[index].estimator, at: stamped.timestampNanoseconds)
-            guard let motion, motions[index].gate.admits(motion.timestampNanoseconds) else { continue }
-            motions[index].subscription.deliver(.sample(.deviceMotion(motion, motions[index].subscription.frame)))
+            // The device motion is built only for the samples the subscription's interval admits.
+            guard fused, motions[index].gate.admits(stamped.timestampNanoseconds) else { continue }
+            motions[index].subscription.deliver(.sample(.deviceMotion(motions[index].estimator.motion, motions[index].subscription.frame)))
         }
     }
 }

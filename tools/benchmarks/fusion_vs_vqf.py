@@ -8,7 +8,8 @@ the batch API) on the same trials, scored by ../shared/eval/score_orientation.py
 Prints per trial and mean: 9D total / heading / inclination RMSE and 6D inclination RMSE (deg)
 for both, then ns per sample for both: VQF's `updateBatch` (C++, I/O excluded) and ours from
 `motionctl bench-fusion` (the fixed-point filter over the recording held in memory, I/O
-excluded). VQF runs causally with default parameters at each trial's median sample interval,
+excluded; every sample's attitude read, as VQF's batch returns its quaternions, and also the
+whole Core Motion `DeviceMotion` of every sample, printed last). VQF runs causally with default parameters at each trial's median sample interval,
 on samples resampled to the gyroscope's timestamps (latest accelerometer/magnetometer sample),
 which is what our filter sees too.
 """
@@ -88,7 +89,7 @@ def main():
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("/tmp/fusion-vs-vqf"))
     args = parser.parse_args()
     trials = sorted(p for p in args.dataset.glob("*.csv.gz") if not p.name.endswith((".truth.csv.gz", ".phone.csv.gz")))
-    ours_ns, vqf_ns = {}, {}
+    ours_ns, ours_full_ns, vqf_ns = {}, {}, {}
     for recording in trials:
         name = recording.name[: -len(".csv.gz")]
         for mode, frame, nine in (("9d", "x-magnetic-north-z-vertical", True), ("6d", "x-arbitrary-z-vertical", False)):
@@ -99,6 +100,7 @@ def main():
             vqf_ns.setdefault(mode, []).append(ns)
             bench = subprocess.run([args.motionctl, "bench-fusion", str(recording), "--frame", frame], check=True, capture_output=True, text=True)
             ours_ns.setdefault(mode, []).append(float(bench.stdout.split("ns per fused sample:")[1].split()[0]))
+            ours_full_ns.setdefault(mode, []).append(float(bench.stdout.split("with the whole DeviceMotion per sample")[1].split(":")[1].split()[0]))
     results = {key: score(args.dataset, args.out / key, key.split("-")[1]) for key in ("ours-9d", "vqf-9d", "ours-6d", "vqf-6d")}
     print(f"{'trial':44} {'ours 9D tot/head/incl':>24} {'VQF 9D tot/head/incl':>24} {'6D incl ours':>13} {'6D incl VQF':>12}")
     for recording in trials:
@@ -112,7 +114,8 @@ def main():
           f" {s['vqf-9d']['total_rmse_deg_mean']:7.3f} {s['vqf-9d']['heading_rmse_deg_mean']:7.3f} {s['vqf-9d']['inclination_rmse_deg_mean']:7.3f}"
           f" {s['ours-6d']['inclination_rmse_deg_mean']:13.3f} {s['vqf-6d']['inclination_rmse_deg_mean']:12.3f}")
     for mode in ("9d", "6d"):
-        print(f"ns per sample {mode.upper()}: ours {np.median(ours_ns[mode]):.0f} (fixed point, Swift), VQF {np.median(vqf_ns[mode]):.0f} (C++ batch)")
+        print(f"ns per sample {mode.upper()}: ours {np.median(ours_ns[mode]):.0f} (fixed point, Swift), VQF {np.median(vqf_ns[mode]):.0f} (C++ batch),"
+              f" ratio {np.median(ours_ns[mode]) / np.median(vqf_ns[mode]):.2f}; ours with the whole DeviceMotion per sample {np.median(ours_full_ns[mode]):.0f}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ struct Bench: ParsableCommand {
             little-endian counts → SensorReading, as the ST and BMI160 drivers convert), calibration
             (the stored corrections' per-sample arithmetic, as DeviceMotionEstimator applies it:
             accelerometer scale ⊙ (raw − offset), magnetometer b + S (raw − b)), fusion 6D and 9D
-            (DeviceMotionEstimator), steps (PedometerStage), activity (ActivityStage). Allocations are counted by motionctl's own malloc/calloc/realloc/
+            (DeviceMotionEstimator: every reading fused, every sample's attitude read, as VQF's batch
+            gives it; `bench-fusion` also times the whole DeviceMotion per sample), steps (PedometerStage), activity (ActivityStage). Allocations are counted by motionctl's own malloc/calloc/realloc/
             memalign (interposed in the executable; they count, then call glibc's).
             """)
 

@@ -89,8 +89,10 @@ struct FusionStage: BenchStage {
         estimator = DeviceMotionEstimator(frame: frame, calibration: calibration)
     }
 
+    /// Fuses the reading and reads the attitude of a fused sample (the rest of `DeviceMotion`
+    /// is built when a consumer takes one: `DeviceMotionEstimator.motion`).
     mutating func process(_ input: SensorReading) {
-        if let motion = estimator.process(input) { checksum &+= Int64(motion.attitude.w.rawValue) }
+        if estimator.update(input) { checksum &+= Int64(estimator.attitude.w.rawValue) }
     }
 }
 

@@ -43,7 +43,7 @@ extension Calibrate {
                         for (index, d) in directions.enumerated() where (field.0 * d.0 + field.1 * d.1 + field.2 * d.2) / norm > 0.82 { seen[index] = true }
                     }
                 }
-                _ = estimator.process(reading)
+                _ = estimator.update(reading)
             }
             let coverage = Double(seen.filter { $0 }.count) / Double(seen.count)
             let uncertainty = estimator.filter.magnetometerOffsetUncertainty

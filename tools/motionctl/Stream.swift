@@ -122,7 +122,8 @@ struct Stream: ParsableCommand {
         var next: Int64 = .min
         print("       t s   roll°   pitch°    yaw°   heading°   gravity g (x, y, z)      user acceleration g      mag accuracy")
         try runtime.run(untilNanoseconds: playback.durationNanoseconds) { reading in
-            guard let motion = estimator.process(reading), motion.timestampNanoseconds >= next else { return }
+            guard estimator.update(reading), reading.timestampNanoseconds >= next else { return }
+            let motion = estimator.motion
             next = motion.timestampNanoseconds + every
             let angles = motion.eulerAngles
             let degrees = 180 / Double.pi

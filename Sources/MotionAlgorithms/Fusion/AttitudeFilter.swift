@@ -22,8 +22,9 @@ import FixedPoint
 /// there the bias follows the gyroscope's average; in motion, from the inclination corrections.
 ///
 /// Cost: what must follow every sample (integration, the accelerometer's filter, the
-/// inclination, rest detection) runs per sample; what changes over seconds (the bias in motion,
-/// the lagged axes it needs, the gyroscope quaternion's renormalisation) runs at most every
+/// inclination, each sample's test against the rest averages) runs per sample; what changes
+/// over seconds (the rest averages and the bias at rest, the bias in motion, the lagged axes it
+/// needs, the gyroscope quaternion's renormalisation) runs at most every
 /// `AttitudeFilterSettings.slowInterval` (50 Hz), from what the samples between accumulated.
 public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public typealias Vector = FusionVector<Scalar>
@@ -80,7 +81,14 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private var inclinationNormalizer = Scalar.one
     /// The filtered up (unit, frame I) when the slow part last ran.
     private var slowStartUp = Vector.zero
+    /// The rest test's averages (rad/s, m/s²), followed every slow interval, and what the
+    /// samples since the last one add to them: their sums and count, and whether any of them
+    /// left its threshold.
     private var restGyroscopeMean = Vector.zero, restAccelerometerMean = Vector.zero
+    private var restGyroscopeSum = Vector.zero, restAccelerometerSum = Vector.zero
+    private var restSamples: Int64 = 0
+    private var restInterrupted = false
+    /// How long the samples have stayed steady, s.
     private var restTime = Scalar.zero
     private var magneticSamples = Scalar.zero
     private var candidateNorm = Scalar.zero, candidateDip = Scalar.zero, candidateTime = Scalar.zero
@@ -171,7 +179,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         integrate(gyroscope - bias, dt)
         correctInclination(accelerometer, dt)
         attitude6D = gyroscopeQuaternion.tilted(by: inclinationQuaternion)
-        detectRestAndEstimateBias(gyroscope, accelerometer, dt)
+        testRest(gyroscope, accelerometer)
         slowClock = slowClock + dt
         if slowClock >= slowInterval { updateSlowly() }
     }
@@ -180,6 +188,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private mutating func updateSlowly() {
         let dt = slowClock
         slowClock = .zero
+        detectRestAndEstimateBias(dt)
         gyroscopeQuaternion = gyroscopeQuaternion.normalized
         let axes = inertialAxes
         laggedAxesFilter.update(axes.x, dt: dt)
@@ -225,6 +234,8 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// the product drifts from unit length only by rounding, so it is renormalised in
     /// `updateSlowly`, not here. (Without the a² term the norm is off by a²/12, 7 × 10⁻⁸ at
     /// θ = 0.06: visible as 0.02° in the attitude's angle to the Double reference.)
+    // Inlined (one call site, no code added): the quaternion stays in registers for the next step.
+    @inline(__always)
     private mutating func integrate(_ rate: Vector, _ dt: Scalar) {
         let half = rate * dt.timesPowerOfTwo(-1)        // ω dt / 2
         let a = half.squaredLength                       // θ² / 4
@@ -236,6 +247,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
 
     /// Low-pass filters the accelerometer in frame I (second-order Butterworth, VQF's cutoff
     /// for τ) and turns the inclination so that the filtered vector is vertical.
+    @inline(__always)  // (see `integrate`)
     private mutating func correctInclination(_ accelerometer: Vector, _ dt: Scalar) {
         let inertial = gyroscopeQuaternion.rotate(accelerometer)
         let filtered = accelerometerFilter.update(inertial, dt: dt)
@@ -275,15 +287,30 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         inclinationQuaternion = Rotation(w: qw * k, x: qx * k, y: qy * k, z: .zero)
     }
 
-    /// Rest: gyroscope and accelerometer within their thresholds of their 0.5 s averages for
-    /// 1.5 s. At rest the bias follows the gyroscope's average.
-    private mutating func detectRestAndEstimateBias(_ gyroscope: Vector, _ accelerometer: Vector, _ dt: Scalar) {
+    /// Rest: every gyroscope and accelerometer sample within its threshold of the 0.5 s
+    /// averages for 1.5 s. Per sample, only the test against the averages as the last slow
+    /// interval left them (20 ms old at most, against their 0.5 s time constant) and the sums
+    /// for the next: once one sample of an interval has failed, the others skip the test.
+    @inline(__always)  // (see `clamped`)
+    private mutating func testRest(_ gyroscope: Vector, _ accelerometer: Vector) {
+        restGyroscopeSum = restGyroscopeSum + gyroscope
+        restAccelerometerSum = restAccelerometerSum + accelerometer
+        restSamples += 1
+        if !restInterrupted {
+            restInterrupted = !((gyroscope - restGyroscopeMean).squaredLength < restGyroscopeThresholdSquared)
+                || !((accelerometer - restAccelerometerMean).squaredLength < restAccelerometerThresholdSquared)
+        }
+    }
+
+    /// Every slow interval (`dt` s): the averages follow the interval's mean samples, the
+    /// steady time grows or starts again, and at rest the bias follows the gyroscope's average.
+    private mutating func detectRestAndEstimateBias(_ dt: Scalar) {
+        let inverseCount = Scalar(numerator: 1, denominator: max(restSamples, 1))
         let k = dt * inverseRestFilterTime
-        restGyroscopeMean = restGyroscopeMean.approaching(gyroscope, by: k)
-        restAccelerometerMean = restAccelerometerMean.approaching(accelerometer, by: k)
-        let steady = (gyroscope - restGyroscopeMean).squaredLength < restGyroscopeThresholdSquared
-            && (accelerometer - restAccelerometerMean).squaredLength < restAccelerometerThresholdSquared
-        restTime = steady ? restTime + dt : .zero
+        restGyroscopeMean = restGyroscopeMean.approaching(restGyroscopeSum * inverseCount, by: k)
+        restAccelerometerMean = restAccelerometerMean.approaching(restAccelerometerSum * inverseCount, by: k)
+        restTime = restInterrupted ? .zero : restTime + dt
+        (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
         isResting = restTime >= restMinimumDuration
         guard isResting else { return }
         bias = clamped(bias.approaching(restGyroscopeMean, by: dt * inverseBiasTime))
@@ -334,6 +361,10 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         guard magnetometerTime >= magnetometerInterval else { return }
         let dt = magnetometerTime
         magnetometerTime = .zero
+        // The heading offset moves twice below (prediction, correction): its half-angle cos and
+        // sin are computed once, for where it ends.
+        let startOffset = headingOffset
+        defer { if headingOffset != startOffset { updateHeadingRotation() } }
         let vertical = attitude6D.conjugate.rotate(Vector(x: .zero, y: .zero, z: .one))  // device axes
         if hasHeading { setHeading(headingOffset + magneticBias.headingChange(vertical: vertical, dt: dt)) }
         var magnetometer = raw
@@ -431,8 +462,13 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         }
     }
 
+    /// Sets the heading offset (wrapped); `update(magnetometer:)` then turns it into
+    /// `headingHalfCosine` and `headingHalfSine` once, on its way out.
     private mutating func setHeading(_ angle: Scalar) {
         headingOffset = wrapped(angle)
+    }
+
+    private mutating func updateHeadingRotation() {
         let (sine, cosine) = Scalar.sineCosine(headingOffset.timesPowerOfTwo(-1))
         headingHalfCosine = cosine
         headingHalfSine = sine

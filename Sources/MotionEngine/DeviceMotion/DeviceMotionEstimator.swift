@@ -1,9 +1,15 @@
-import FixedPoint
+public import FixedPoint
 public import MotionAlgorithms
 
 /// The device-motion stage: sensor readings in, `DeviceMotion` out, one per gyroscope sample
 /// (with the latest accelerometer sample and every magnetometer sample as it comes). Fixed
 /// point (`FixedPointAttitudeFilter`), no allocation per sample.
+///
+/// `update` fuses a reading; `motion` builds the `DeviceMotion` of the sample just fused, on
+/// read: its 17 conversions to the output formats, gravity, user acceleration and the compass
+/// heading (an arctangent) are a third of the stage's cost, and most consumers thin the
+/// gyroscope's rate (Core Motion's update interval, `motiond`'s subscriptions) before they look.
+/// `process` does both, for consumers that take every sample.
 public struct DeviceMotionEstimator: Sendable {
     public let frame: AttitudeReferenceFrame
     public private(set) var filter: FixedPointAttitudeFilter
@@ -11,6 +17,10 @@ public struct DeviceMotionEstimator: Sendable {
     public let declination: Double
 
     private var accelerometer: FusionVector<Q32_32>?
+    /// What `motion` is built from: the last fused gyroscope sample's time (ns), rate (rad/s)
+    /// and the accelerometer sample fused with it (m/s², calibrated).
+    private var fusedNanoseconds: Int64 = 0
+    private var fusedRate = FusionVector<Q32_32>.zero, fusedAccelerometer = FusionVector<Q32_32>.zero
     private var magneticField = Vector3.zero
     private var lastGyroscopeNanoseconds: Int64?
     private var lastMagnetometerNanoseconds: Int64?
@@ -51,14 +61,20 @@ public struct DeviceMotionEstimator: Sendable {
 
     /// Takes one reading; returns the device motion when it was a gyroscope sample.
     public mutating func process(_ reading: SensorReading) -> DeviceMotion? {
+        update(reading) ? motion : nil
+    }
+
+    /// Fuses one reading; whether it was a gyroscope sample that moved the attitude on (then
+    /// `motion` and `attitude` are that sample's, until the next reading).
+    public mutating func update(_ reading: SensorReading) -> Bool {
         switch reading.value {
         case .acceleration(let vector):
             let raw = Self.fusion(vector)
             accelerometer = accelerometerCorrection?.apply(raw) ?? raw
-            return nil
+            return false
         case .magneticField(let vector):
             magneticField = vector
-            guard frame.usesMagnetometer else { return nil }
+            guard frame.usesMagnetometer else { return false }
             let dt = lastMagnetometerNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
             lastMagnetometerNanoseconds = reading.timestampNanoseconds
             let raw = Self.fusion(vector)
@@ -72,39 +88,51 @@ public struct DeviceMotionEstimator: Sendable {
                 let (sine, cosine) = Q32_32.sineCosine(filter.headingOffset.timesPowerOfTwo(-1))
                 startHeading = (cosine, sine)
             }
-            return nil
+            return false
         case .angularVelocity(let vector):
-            guard let accelerometer else { return nil }  // fusion starts with the first accelerometer sample
+            guard let accelerometer else { return false }  // fusion starts with the first accelerometer sample
             let dt = lastGyroscopeNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
             lastGyroscopeNanoseconds = reading.timestampNanoseconds
             let rate = Self.fusion(vector)
             filter.update(gyroscope: rate, accelerometer: accelerometer, dt: dt)
-            return output(at: reading.timestampNanoseconds, rate: rate, accelerometer: accelerometer)
+            (fusedNanoseconds, fusedRate, fusedAccelerometer) = (reading.timestampNanoseconds, rate, accelerometer)
+            return true
         case .pressure, .temperature:
-            return nil
+            return false
         }
     }
 
-    // Inlined: called on the inout self of `process`, a call would first copy the whole
-    // estimator (1.3 KB with the filter) every sample.
+    /// The attitude in the frame at the last fused sample (Q2.30, w ≥ 0): `motion.attitude`
+    /// alone, for consumers that need nothing else every sample.
+    public var attitude: Quaternion { Self.fixed(frameAttitude) }
+
+    /// The device motion at the last fused gyroscope sample (valid until the next reading:
+    /// a magnetometer reading moves the heading and the field).
+    public var motion: DeviceMotion {
+        output(at: fusedNanoseconds, rate: fusedRate, accelerometer: fusedAccelerometer)
+    }
+
+    /// The attitude in `frame`: device axes → the frame.
+    // Inlined: a call on the estimator would first copy it whole (1.3 KB with the filter).
     @inline(__always)
-    private func output(at time: Int64, rate: FusionVector<Q32_32>, accelerometer: FusionVector<Q32_32>) -> DeviceMotion {
-        let inclined = filter.attitude6D
-        let attitude: FusionQuaternion<Q32_32>
+    private var frameAttitude: FusionQuaternion<Q32_32> {
         switch frame {
         case .xArbitraryZVertical:
-            attitude = inclined
+            return filter.attitude6D
         case .xArbitraryCorrectedZVertical:
-            if let start = startHeading {
-                attitude = FusionQuaternion.aboutZ(halfCosine: start.cosine, halfSine: -start.sine) * filter.attitude9D
-            } else {
-                attitude = inclined
-            }
+            guard let start = startHeading else { return filter.attitude6D }
+            return FusionQuaternion.aboutZ(halfCosine: start.cosine, halfSine: -start.sine) * filter.attitude9D
         case .xMagneticNorthZVertical:
-            attitude = filter.attitude9D
+            return filter.attitude9D
         case .xTrueNorthZVertical:
-            attitude = declinationRotation * filter.attitude9D
+            return declinationRotation * filter.attitude9D
         }
+    }
+
+    @inline(__always)  // (see `frameAttitude`)
+    private func output(at time: Int64, rate: FusionVector<Q32_32>, accelerometer: FusionVector<Q32_32>) -> DeviceMotion {
+        let inclined = filter.attitude6D
+        let attitude = frameAttitude
         // Down in device axes: −(third row of the rotation matrix), the same in every frame.
         let q = inclined
         let two = Q32_32.one + Q32_32.one
