@@ -187,8 +187,9 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         hasPairStart = true
     }
 
-    /// The columns of the rotation's matrix: the device's axes in the reference frame.
-    @inline(__always)  // (see `appliedOffset`)
+    /// The columns of the rotation's matrix: the device's axes in the reference frame. (Static:
+    /// no copy of self to avoid, and called at most 20 times a second, so not inlined: the
+    /// Cortex-M0 firmware's flash is short.)
     private static func columns(_ rotation: Rotation) -> (x: Vector, y: Vector, z: Vector) {
         (rotation.rotate(Vector(x: .one, y: .zero, z: .zero)), rotation.rotate(Vector(x: .zero, y: .one, z: .zero)),
          rotation.rotate(Vector(x: .zero, y: .zero, z: .one)))

@@ -81,7 +81,9 @@ public struct StepDetector: Sendable {
     private var pending = InlineArray<8, Int64>(repeating: 0)
     private var pendingCount = 0
     private var periodicity = GaitPeriodicity()
+    #if !ACCELEROMETER_ONLY_STEPS
     private var yawSwing = TrunkYawSwing()
+    #endif
     private var events = PauseResumePredictor()
     /// The periodicity (‰) measured at the latest candidate checked, for diagnostics.
     public private(set) var lastCorrelation = 0
@@ -127,8 +129,10 @@ public struct StepDetector: Sendable {
     /// the accelerometer's samples only.
     public mutating func update(rotationRate: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
         // Gravity's direction comes from the accelerometer: none yet, or a device in free fall.
+        #if !ACCELEROMETER_ONLY_STEPS
         guard started, mean > Q32_32.one else { return }
         yawSwing.update(rotationRate: rotationRate, gravity: averageAcceleration, gravityLength: mean, timeNanoseconds: time)
+        #endif
     }
 
     /// One accelerometer sample (m/s², device axes) at `time`; `output` gets each step credited
@@ -162,7 +166,7 @@ public struct StepDetector: Sendable {
             // weak to be a candidate. With a gyroscope, the trunk's yaw swing shows it
             // (`TrunkYawSwing`); else the strongest peak at the rhythm after the last step (¾ to
             // 4⁄3 of an interval later) above a fifth of the recent amplitude is that step.
-            if let closing = yawSwing.closingStep(after: lastStep, interval: boutInterval) {
+            if let closing = closingStepFromYaw() {
                 output(.step(closing))
             } else if tailStep != .min {
                 output(.step(tailStep))
@@ -195,6 +199,27 @@ public struct StepDetector: Sendable {
     }
 
     /// A candidate inside a confirmed bout: credited while the rhythm holds.
+    // Without a gyroscope's help (`ACCELEROMETER_ONLY_STEPS`: the Cortex-M0 firmware, whose
+    // 48 KB of flash the yaw swing's 2.9 KB would overrun) there is no closing step from the
+    // yaw and no turn.
+    @inline(__always)
+    private func closingStepFromYaw() -> Int64? {
+        #if ACCELEROMETER_ONLY_STEPS
+        return nil
+        #else
+        return yawSwing.closingStep(after: lastStep, interval: boutInterval)
+        #endif
+    }
+
+    @inline(__always)
+    private func hasTurned(before time: Int64) -> Bool {
+        #if ACCELEROMETER_ONLY_STEPS
+        return false
+        #else
+        return yawSwing.lastTurn != .min && time - yawSwing.lastTurn < GaitPeriodicity.span
+        #endif
+    }
+
     private mutating func continueBout(at time: Int64, output: (Output) -> Void) {
         lastCorrelation = periodicity.correlation(period: boutInterval)
         guard lastCorrelation >= keepCorrelation, isCarried, isBouncing(share: keepVerticalShare) else {
@@ -202,7 +227,7 @@ public struct StepDetector: Sendable {
             // A walker's turn breaks the periodicity for as long as it lies in the correlated
             // window or its copy a stride earlier, while the steps go on: candidates rejected
             // then are kept, and credited if the walk resumes at their rhythm (`confirmBout`).
-            let turned = yawSwing.lastTurn != .min && time - yawSwing.lastTurn < GaitPeriodicity.span
+            let turned = hasTurned(before: time)
             if turned { append(time) }
             if aperiodicCandidates >= 2 { endBout(keepingCandidates: turned) }
             return

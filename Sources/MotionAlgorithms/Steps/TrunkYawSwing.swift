@@ -1,3 +1,4 @@
+#if !ACCELEROMETER_ONLY_STEPS  // (see `StepDetector`)
 public import FixedPoint
 
 /// The trunk's yaw swing, step by step, from the gyroscope: what finds a walker's closing step
@@ -130,3 +131,4 @@ public struct TrunkYawSwing: Sendable {
     private func magnitude(_ rate: Q32_32) -> Q32_32 { rate < .zero ? .zero - rate : rate }
 
 }
+#endif
