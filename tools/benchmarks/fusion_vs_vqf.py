@@ -6,7 +6,8 @@ the batch API) on the same trials, scored by ../shared/eval/score_orientation.py
         --dataset ../shared/datasets/broad [--out /tmp/fusion-bench]
 
 Prints per trial and mean: 9D total / heading / inclination RMSE and 6D inclination RMSE (deg)
-for both, then ns per sample for both: VQF's `updateBatch` (C++, I/O excluded) and ours from
+for both, then ns per sample for both (per trial the least of `--repeat` runs, median over
+trials): VQF's `updateBatch` (C++, I/O excluded) and ours from
 `motionctl bench-fusion` (the fixed-point filter over the recording held in memory, I/O
 excluded; every sample's attitude read, as VQF's batch returns its quaternions, and also the
 whole Core Motion `DeviceMotion` of every sample, printed last). VQF runs causally with default parameters at each trial's median sample interval,
@@ -87,6 +88,9 @@ def main():
     parser.add_argument("--motionctl", required=True)
     parser.add_argument("--dataset", required=True, type=pathlib.Path)
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("/tmp/fusion-vs-vqf"))
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="time each trial this many times, ours and VQF alternately, and keep the least of each"
+                             " (a shared machine's other work only ever adds time)")
     args = parser.parse_args()
     trials = sorted(p for p in args.dataset.glob("*.csv.gz") if not p.name.endswith((".truth.csv.gz", ".phone.csv.gz")))
     ours_ns, ours_full_ns, vqf_ns = {}, {}, {}
@@ -95,12 +99,17 @@ def main():
         for mode, frame, nine in (("9d", "x-magnetic-north-z-vertical", True), ("6d", "x-arbitrary-z-vertical", False)):
             subprocess.run([args.motionctl, "replay", str(recording), "--out", str(args.out / f"ours-{mode}" / name), "--frame", frame],
                            check=True, capture_output=True)
-            t, q, ns = run_vqf(recording, nine)
+            times = {"vqf": [], "ours": [], "full": []}
+            for _ in range(max(args.repeat, 1)):
+                t, q, ns = run_vqf(recording, nine)
+                times["vqf"].append(ns)
+                bench = subprocess.run([args.motionctl, "bench-fusion", str(recording), "--frame", frame], check=True, capture_output=True, text=True)
+                times["ours"].append(float(bench.stdout.split("ns per fused sample:")[1].split()[0]))
+                times["full"].append(float(bench.stdout.split("with the whole DeviceMotion per sample")[1].split(":")[1].split()[0]))
             write_device_motion(args.out / f"vqf-{mode}" / name / "device_motion.csv", t, q)
-            vqf_ns.setdefault(mode, []).append(ns)
-            bench = subprocess.run([args.motionctl, "bench-fusion", str(recording), "--frame", frame], check=True, capture_output=True, text=True)
-            ours_ns.setdefault(mode, []).append(float(bench.stdout.split("ns per fused sample:")[1].split()[0]))
-            ours_full_ns.setdefault(mode, []).append(float(bench.stdout.split("with the whole DeviceMotion per sample")[1].split(":")[1].split()[0]))
+            vqf_ns.setdefault(mode, []).append(min(times["vqf"]))
+            ours_ns.setdefault(mode, []).append(min(times["ours"]))
+            ours_full_ns.setdefault(mode, []).append(min(times["full"]))
     results = {key: score(args.dataset, args.out / key, key.split("-")[1]) for key in ("ours-9d", "vqf-9d", "ours-6d", "vqf-6d")}
     print(f"{'trial':44} {'ours 9D tot/head/incl':>24} {'VQF 9D tot/head/incl':>24} {'6D incl ours':>13} {'6D incl VQF':>12}")
     for recording in trials:
