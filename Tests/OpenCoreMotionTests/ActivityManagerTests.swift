@@ -137,6 +137,7 @@ func privateWalker() throws -> String {
         // walk, whose one record starts before it.
         let answers = Received<[CMMotionActivity]>()
         // Up to 19 s: the recording starts over at 20 s (a loaded machine may get here later).
+        let queriedAt = seconds(Date())
         manager.queryActivityStarting(from: start, to: min(Date(), start.addingTimeInterval(19)), to: queue, withHandler: answers.handle)
         manager.queryActivityStarting(from: start.addingTimeInterval(5), to: start.addingTimeInterval(8), to: queue, withHandler: answers.handle)
         manager.queryActivityStarting(from: Date(), to: start, to: queue, withHandler: answers.handle)
@@ -144,7 +145,18 @@ func privateWalker() throws -> String {
         #expect(answers.data.count == 2)
         let whole = try #require(answers.data.first)
         print("history", whole.map { "\($0.activityNames) \($0.confidence) " + String(format: "since %.2f", seconds($0.startDate)) })
-        #expect(whole.map(\.activityNames) == ["stationary", "walking", "stationary"], "\(whole)")
+        // The history is smoothed with each record's neighbours: a stop shorter than 10 s between
+        // two walks is part of the walk. Queried after the recording started over (a loaded
+        // machine woke the test late), the next cycle's walk (dated from its first step, 2.2 s
+        // into the cycle, and confirmed from about 1.5 s later) can leave the stop after 11.7 s
+        // under 10 s, and the first cycle's history rightly reads as one walk: then only its
+        // start is checked.
+        if queriedAt < 22 {
+            #expect(whole.map(\.activityNames) == ["stationary", "walking", "stationary"], "\(whole)")
+        } else {
+            print("queried at \(queriedAt) s, after the recording's next walk began: the stop after the walk is not checked")
+            #expect(Array(whole.map(\.activityNames).prefix(2)) == ["stationary", "walking"], "\(whole)")
+        }
         if whole.count == 3 {
             #expect(abs(seconds(whole[1].startDate) - walkStart) < 0.01 && whole[1].confidence != .low, "\(whole[1])")
             #expect(abs(seconds(whole[2].startDate) - 12) < 1, "the walk ends with its last step, ≈ 11.7 s: \(whole[2])")
