@@ -56,7 +56,11 @@ struct Replay: ParsableCommand {
     @Option(help: "The user's stride correction from `motionctl calibrate stride` (1 = the published model).")
     var strideScale: Double = 1
 
+    @Option(name: .customLong("step-setting"), help: "A step detector setting NAME=VALUE (repeatable; for tools/benchmarks/loso.py): \(StepSettings.names).")
+    var stepSettings: [String] = []
+
     func validate() throws {
+        _ = try StepSettings.detector(stepSettings)
         guard heightCm >= 50, heightCm <= 250 else { throw ValidationError("--height-cm must be 50…250, got \(heightCm)") }
         guard strideScale >= 0.5, strideScale <= 2 else { throw ValidationError("--stride-scale must be 0.5…2, got \(strideScale)") }
         guard let parsed = AttitudeReferenceFrame(rawValue: frame) else {
@@ -75,7 +79,8 @@ struct Replay: ParsableCommand {
         let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
         var estimator = DeviceMotionEstimator(frame: frame, declination: try resolvedDeclination() ?? 0)
         let deviceMotion = try DeviceMotionFile(path: (out as NSString).appendingPathComponent("device_motion.csv"))
-        var pedometer = PedometerStage(stride: StrideModel(heightMeters: heightCm / 100, scale: strideScale))
+        var pedometer = PedometerStage(stride: StrideModel(heightMeters: heightCm / 100, scale: strideScale),
+                                       detector: try StepSettings.detector(stepSettings))
         let pedometerFiles = try PedometerFiles(folder: out)
         let altitudeFile = try AltitudeFile(folder: out)
         var activity = ActivityStage()

@@ -27,6 +27,13 @@ public import FixedPoint
 ///    trunk's yaw swing (`TrunkYawSwing`).
 ///    Walking also needs a carried device (`isCarried`): one turned over in the hand is not;
 ///    and a bouncing body (`isBouncing`): one moved to and fro by the hand is not.
+///    The fail-safe (`confirmBySteadyRhythm`): a gate measured on the carries and people we have
+///    can disagree for a whole walk on one we have not (WeAllWalk's cane walker with an iPhone
+///    in a loose pocket: the thigh's swing puts most of the energy sideways, bounce share 0.15),
+///    so 8 candidates whose strides agree within ±10 % confirm a walk on a carried device with a
+///    bounce share of 0.15, without the periodicity. Its constants were chosen by
+///    tools/benchmarks/loso.py, leave-one-subject-out over every dev set (the same choice in all
+///    84 folds).
 /// 4. Pause and resume events come from `PauseResumePredictor`, within about a second.
 public struct StepDetector: Sendable {
     /// What one sample decided, each at the time it happened (ns).
@@ -47,6 +54,17 @@ public struct StepDetector: Sendable {
     /// one that keeps it going (`isBouncing`).
     public var confirmVerticalShare = 200
     public var keepVerticalShare = 150
+    /// The fail-safe (see `confirmBySteadyRhythm`): this many candidates in a row whose every
+    /// stride (two intervals) lies within ±`steadyStridePercent` % of their mean confirm a bout
+    /// whatever the periodicity and the bounce say. At most the 8 candidates `pending` holds.
+    public var steadySteps = 8
+    public var steadyStridePercent = 10
+    /// The share (‰) of the acceleration's energy along gravity the fail-safe needs (see
+    /// `isBouncing`): half of what the gates need.
+    public var steadyVerticalShare = 150
+    /// Whether a candidate at the bout's rhythm continues the bout whatever the periodicity and
+    /// the bounce say (1) or only with them (0), see `continueBout`.
+    public var rhythmKeeps = 0
 
     /// The 3 Hz low-pass of |a|: π f_c = 3π /s, round(3π × 2³²).
     static let smoothingPiCutoff = Q32_32(rawValue: 40_479_113_114)
@@ -221,8 +239,13 @@ public struct StepDetector: Sendable {
     }
 
     private mutating func continueBout(at time: Int64, output: (Output) -> Void) {
+        let sinceStep = time - lastStep
         lastCorrelation = periodicity.correlation(period: boutInterval)
-        guard lastCorrelation >= keepCorrelation, isCarried, isBouncing(share: keepVerticalShare) else {
+        // A step at the bout's rhythm is a step: the periodicity and the bounce decide only
+        // for candidates off the rhythm. So a carry the gates were never tuned for (a loose
+        // pocket, a cane user's gait) cannot drop a walk whose steps keep their rhythm.
+        let atRhythm = isRegular(sinceStep, around: boutInterval)
+        guard atRhythm && isCarried && rhythmKeeps != 0 || lastCorrelation >= keepCorrelation && isCarried && isBouncing(share: keepVerticalShare) else {
             aperiodicCandidates += 1
             // A walker's turn breaks the periodicity for as long as it lies in the correlated
             // window or its copy a stride earlier, while the steps go on: candidates rejected
@@ -275,23 +298,60 @@ public struct StepDetector: Sendable {
     /// Confirms a bout when the newest candidates are regular and periodic, and credits it from
     /// its first regular candidate (older pending ones that keep the rhythm count too).
     private mutating func confirmBout(output: (Output) -> Void) {
+        if !confirmByGates(output: output) { confirmBySteadyRhythm(output: output) }
+    }
+
+    /// The fail-safe: `steadySteps` candidates in a row at a steady walking or running rhythm
+    /// on a carried device are a walk, whatever the periodicity and the bounce say. Why it is
+    /// safe: peaks that are not steps (a device handled, road bumps under a bike or a car) come
+    /// at irregular intervals, and the chance that seven intervals in a row all fall within
+    /// ±20 % of their mean is small for them, while a walker's steps do so nearly always. Why it
+    /// is needed: the gates are measured on the carries and people we have; on one we have not,
+    /// one of them can disagree for a whole walk, and a pedometer that counts nothing for a
+    /// minute of steady walking is the failure users notice first.
+    // Not inlined: the Cortex-M0 image's 48 KB hold one copy of it.
+    @inline(never)
+    private mutating func confirmBySteadyRhythm(output: (Output) -> Void) {
+        let needed = steadySteps
+        guard needed >= 3, needed <= pending.count, pendingCount >= needed, isCarried, isBouncing(share: steadyVerticalShare) else { return }
+        let newest = pendingCount - 1
+        let firstOfRun = pendingCount - needed
+        let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
+        guard meanInterval <= slowestGait else { return }
+        // Gait repeats itself every stride: a cane, a limp or a phone in one pocket makes left
+        // and right steps differ (WeAllWalk's cane users: 0.44 s and 0.72 s in turn), while
+        // strides stay within a few per cent of each other.
+        var index = firstOfRun + 1
+        while index <= newest {
+            guard isRegular(pending[index] - pending[index - 1], around: meanInterval) else { return }
+            if index >= firstOfRun + 2 {
+                let stride = pending[index] - pending[index - 2]
+                guard abs(stride - 2 * meanInterval) * 100 <= 2 * meanInterval * Int64(steadyStridePercent) else { return }
+            }
+            index += 1
+        }
+        startBout(first: firstOfRun, newest: newest, interval: meanInterval, output: output)
+    }
+
+    /// Confirms a bout by the gates: a few regular candidates, periodic and bouncing.
+    private mutating func confirmByGates(output: (Output) -> Void) -> Bool {
         let resuming = isResuming
         let needed = resuming ? Self.resumingSteps : confirmationSteps
-        guard pendingCount >= needed else { return }
+        guard pendingCount >= needed else { return false }
         let newest = pendingCount - 1
         let firstOfRun = pendingCount - needed
         let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
         // People walk at 1 to 3.5 steps a second: a slower rhythm is a hand's, not a gait.
-        guard meanInterval <= slowestGait else { return }
+        guard meanInterval <= slowestGait else { return false }
         var index = firstOfRun + 1
         while index <= newest {
-            guard isRegular(pending[index] - pending[index - 1], around: meanInterval, within: resuming ? 3 : 4) else { return }
+            guard isRegular(pending[index] - pending[index - 1], around: meanInterval, within: resuming ? 3 : 4) else { return false }
             index += 1
         }
         lastCorrelation = periodicity.correlation(period: meanInterval)
         // A walk resumed is too short for its periodicity to show in the window (it holds the
         // standing before): its regularity and the bounce decide.
-        guard resuming || lastCorrelation >= confirmCorrelation, isCarried, isBouncing(share: confirmVerticalShare) else { return }
+        guard resuming || lastCorrelation >= confirmCorrelation, isCarried, isBouncing(share: confirmVerticalShare) else { return false }
         var first = firstOfRun
         while first > 0, isRegular(pending[first] - pending[first - 1], around: meanInterval) { first -= 1 }
         // Gait initiation: the weight shift onto the stance leg before the first step (the
@@ -302,12 +362,19 @@ public struct StepDetector: Sendable {
         let rhythm = needed > 2 ? (pending[newest] - pending[firstOfRun + 1]) / Int64(needed - 2) : meanInterval
         let firstInterval = first < newest ? pending[first + 1] - pending[first] : rhythm
         if !isRegular(firstInterval, around: rhythm) || firstInterval * 10 < rhythm * 8 { first += 1 }
+        startBout(first: first, newest: newest, interval: meanInterval, output: output)
+        return true
+    }
+
+    /// Credits the pending candidates `first...newest` as a bout's first steps.
+    @inline(never)  // (see `confirmBySteadyRhythm`)
+    private mutating func startBout(first: Int, newest: Int, interval: Int64, output: (Output) -> Void) {
         for index in first...newest { output(.step(pending[index])) }
         lastStep = pending[newest]
-        boutInterval = meanInterval
+        boutInterval = interval
         walking = true
         aperiodicCandidates = 0
-        regularIntervals = needed - 1
+        regularIntervals = newest - first
         pendingCount = 0
     }
 

@@ -25,8 +25,11 @@ public struct PedometerStage: Sendable {
     /// (a landing, a turn on the stairs).
     private static let steppingWindow: Int64 = 5_000_000_000
 
-    public init(stride: StrideModel = StrideModel()) {
+    /// `detector`: the step detector with its settings (`motionctl replay --step-setting`, for
+    /// the leave-one-subject-out benchmark); the defaults everywhere else.
+    public init(stride: StrideModel = StrideModel(), detector: StepDetector = StepDetector()) {
         totals = PedometerTotals(stride: stride)
+        self.detector = detector
     }
 
     /// Whether a confirmed bout of steps is going on (it ends 2 s after the last step).

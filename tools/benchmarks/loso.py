@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""The pedometer judged on people it was not tuned on: leave-one-subject-out, with the worst trial.
+
+    python3 tools/benchmarks/loso.py --motionctl .build/release/motionctl \
+        --datasets ../shared/datasets [--out /tmp/loso] [--jobs 2] [--only SET ...] \
+        [--variant NAME='REPLAY ARGS' ...] [--json FILE]
+
+Every trial of every step and false-step data set is replayed (`motionctl replay`, through
+../shared/eval/replay_dataset.py) once per variant and scored with the shared scorers
+(score_steps.py per trial; score_false_steps.py's per-trial table).
+
+Folds. A data set's subject is its json `subject` (`trip`, `ride` for the vehicle sets); a set
+with neither (BROAD: one person) folds by trial. For each held-out subject the variant is chosen
+on every *other* subject of every set (objective: mean absolute step error over the step trials
++ 10 × false steps per still minute, the two things a user sees), and the held-out subject's
+trials are scored with that choice only. So a constant that only one person's walks favour does
+not win their fold. With a single variant (the default: the code as built) nothing is chosen and
+the table is the per-subject view of the code as it stands: still the figure to judge a change
+by, because it weights every person equally and shows the worst trial beside the mean.
+
+Per data set: the mean over folds of the held-out subjects' mean error (%), their F1, the worst
+held-out subject and the worst trial; for the false-step sets false steps per still minute
+(pooled) and the worst trial's rate. `--variant` takes extra `motionctl replay` arguments, e.g.
+`--variant base='' --variant strict='--step-regularity 0.15'`.
+"""
+import argparse
+import json
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+
+STEP_SETS = ["oxford_step_counter", "ipol_gait_steps", "weallwalk", "brajdic_handheld", "mobgap_lab"]
+STILL_SETS = ["uci_hapt_raw", "broad", "driver_behavior_car", "byke_cycling_handlebar"]
+FALSE_STEP_WEIGHT = 10.0  # % of step error one false step per still minute is worth
+
+
+def subject_of(label: dict, trial: str) -> str:
+    for key in ("subject", "trip", "ride"):
+        if key in label:
+            return str(label[key])
+    return trial
+
+
+def replay(args, dataset: pathlib.Path, out: pathlib.Path, extra: list[str]) -> None:
+    command = [sys.executable, str(args.eval / "replay_dataset.py"), "--motionctl", args.motionctl,
+               "--dataset", str(dataset), "--out", str(out), "--jobs", str(args.jobs)]
+    if extra:
+        command += ["--", *extra]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{dataset.name}: replay failed:\n{done.stdout[-1500:]}{done.stderr[-1500:]}")
+
+
+def score_steps(args, dataset: pathlib.Path, out: pathlib.Path) -> list[dict]:
+    report = out / "score_steps.json"
+    done = subprocess.run([sys.executable, str(args.eval / "score_steps.py"), "--dataset", str(dataset),
+                           "--outputs", str(out), "--json", str(report)], capture_output=True, text=True)
+    if done.returncode != 0 or not report.exists():
+        sys.exit(f"{dataset.name}: score_steps.py failed:\n{done.stdout[-1500:]}{done.stderr[-1500:]}")
+    return json.loads(report.read_text())["trials"]
+
+
+def score_false_steps(args, dataset: pathlib.Path, out: pathlib.Path) -> list[dict]:
+    """Per trial: still minutes and false steps, from the scorer's own table."""
+    done = subprocess.run([sys.executable, str(args.eval / "score_false_steps.py"), "--dataset", str(dataset),
+                           "--outputs", str(out)], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{dataset.name}: score_false_steps.py failed:\n{done.stdout[-1500:]}{done.stderr[-1500:]}")
+    rows = []
+    for line in done.stdout.splitlines():
+        match = re.match(r"^(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(ok|FAILED.*)$", line)
+        if match:
+            rows.append({"trial": match[1], "still_min": float(match[2]), "false": float(match[3]),
+                         "status": match[5]})
+    if not rows:
+        sys.exit(f"{dataset.name}: no per-trial rows in score_false_steps.py's output")
+    return rows
+
+
+def collect(args, variant: str, extra: list[str]) -> dict:
+    """{set: {trial: row}} for one variant, every row with its subject."""
+    results = {}
+    for name in STEP_SETS + STILL_SETS:
+        dataset = args.datasets / name
+        if not dataset.is_dir() or (args.only and name not in args.only):
+            continue
+        out = args.out / variant / name
+        print(f"[{variant}] {name}: replaying", file=sys.stderr, flush=True)
+        replay(args, dataset, out, extra)
+        rows = score_steps(args, dataset, out) if name in STEP_SETS else score_false_steps(args, dataset, out)
+        for row in rows:
+            label = json.loads((dataset / f"{row['trial']}.json").read_text())
+            row["subject"] = subject_of(label, row["trial"])
+        results[name] = {row["trial"]: row for row in rows}
+    return results
+
+
+def objective(results: dict, held_out: tuple[str, str] | None) -> float:
+    """Mean step error over step trials + weighted false steps per still minute, leaving out
+    one (set, subject)."""
+    errors, false_steps, still_min = [], 0.0, 0.0
+    for name, trials in results.items():
+        for row in trials.values():
+            if held_out == (name, row["subject"]):
+                continue
+            if name in STEP_SETS:
+                errors.append(row["err_pct"])
+            else:
+                false_steps += row["false"]
+                still_min += row["still_min"]
+    mean_error = statistics.fmean(errors) if errors else 0.0
+    return mean_error + FALSE_STEP_WEIGHT * (false_steps / still_min if still_min else 0.0)
+
+
+def fold_table(per_variant: dict) -> tuple[list[dict], dict]:
+    variants = list(per_variant)
+    first = per_variant[variants[0]]
+    table, chosen_count = [], {v: 0 for v in variants}
+    for name, trials in first.items():
+        subjects = sorted({row["subject"] for row in trials.values()})
+        folds = []
+        for subject in subjects:
+            choice = min(variants, key=lambda v: objective(per_variant[v], (name, subject)))
+            chosen_count[choice] += 1
+            rows = [r for r in per_variant[choice][name].values() if r["subject"] == subject]
+            folds.append((subject, choice, rows))
+        entry = {"set": name, "subjects": len(subjects), "trials": len(trials)}
+        if name in STEP_SETS:
+            fold_errors = [statistics.fmean(r["err_pct"] for r in rows) for _, _, rows in folds]
+            f1s = [r["f1"] for _, _, rows in folds for r in rows if r.get("f1") is not None]
+            worst_subject = max(zip(fold_errors, folds), key=lambda x: x[0])
+            worst_trial = max((r for _, _, rows in folds for r in rows), key=lambda r: r["err_pct"])
+            entry.update(mean_error_pct=statistics.fmean(fold_errors),
+                         trial_mean_error_pct=statistics.fmean(r["err_pct"] for _, _, rows in folds for r in rows),
+                         signed_pct=statistics.fmean(r["signed_pct"] for _, _, rows in folds for r in rows),
+                         f1=statistics.fmean(f1s) if f1s and name != "brajdic_handheld" else None,
+                         worst_subject=worst_subject[1][0], worst_subject_error_pct=worst_subject[0],
+                         worst_trial=worst_trial["trial"], worst_trial_error_pct=worst_trial["err_pct"])
+        else:
+            rows = [r for _, _, rows in folds for r in rows]
+            total_min = sum(r["still_min"] for r in rows)
+            worst = max(rows, key=lambda r: r["false"] / r["still_min"] if r["still_min"] else 0)
+            entry.update(false_per_min=sum(r["false"] for r in rows) / total_min if total_min else 0.0,
+                         still_min=total_min, worst_trial=worst["trial"],
+                         worst_per_min=worst["false"] / worst["still_min"] if worst["still_min"] else 0.0)
+        entry["choices"] = {v: sum(1 for _, c, _ in folds if c == v) for v in variants if len(variants) > 1}
+        table.append(entry)
+    return table, chosen_count
+
+
+def print_table(table: list[dict]) -> None:
+    print("| data set | subjects (trials) | step error, mean over held-out subjects | per trial | signed | F1 "
+          "| worst subject | worst trial |")
+    print("|---|---|---|---|---|---|---|---|")
+    for e in table:
+        if "mean_error_pct" not in e:
+            continue
+        f1 = "" if e["f1"] is None else f"{e['f1']:.3f}"
+        print(f"| {e['set']} | {e['subjects']} ({e['trials']}) | **{e['mean_error_pct']:.2f} %** "
+              f"| {e['trial_mean_error_pct']:.2f} % | {e['signed_pct']:+.2f} % | {f1} "
+              f"| {e['worst_subject']} {e['worst_subject_error_pct']:.1f} % "
+              f"| {e['worst_trial']} {e['worst_trial_error_pct']:.1f} % |")
+    print()
+    print("| data set | still minutes | false steps / min | worst trial |")
+    print("|---|---|---|---|")
+    for e in table:
+        if "false_per_min" in e:
+            print(f"| {e['set']} | {e['still_min']:.1f} | **{e['false_per_min']:.2f}** "
+                  f"| {e['worst_trial']} {e['worst_per_min']:.2f} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--motionctl", required=True)
+    parser.add_argument("--datasets", required=True, type=pathlib.Path)
+    parser.add_argument("--out", default="/tmp/loso", type=pathlib.Path)
+    parser.add_argument("--jobs", default=2, type=int)
+    parser.add_argument("--only", nargs="*", help="data set names (default: every one that exists)")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=ARGS",
+                        help="a named set of extra replay arguments (repeatable); default: one, 'built'")
+    parser.add_argument("--json", type=pathlib.Path, help="write the table and every trial's row here")
+    args = parser.parse_args()
+    args.eval = args.datasets.resolve().parent / "eval"
+    variants = {}
+    for spec in args.variant or ["built="]:
+        name, _, extra = spec.partition("=")
+        variants[name] = extra.split()
+    per_variant = {name: collect(args, name, extra) for name, extra in variants.items()}
+    table, chosen = fold_table(per_variant)
+    print_table(table)
+    if len(variants) > 1:
+        print(f"\nvariant chosen per fold: {chosen}")
+    if args.json:
+        args.json.write_text(json.dumps({"table": table, "trials": per_variant}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
