@@ -26,7 +26,7 @@ public import FixedPoint
 ///    broke are kept for the walk's resumption, and a walk's closing step is found by the
 ///    trunk's yaw swing (`TrunkYawSwing`).
 ///    Walking also needs a carried device (`isCarried`): one turned over in the hand is not;
-///    and a bouncing body (`isBouncing`): one moved to and fro by the hand is not.
+///    and a bouncing body (`bounceShare`): one moved to and fro by the hand is not.
 ///    The fail-safe (`confirmBySteadyRhythm`): a gate measured on the carries and people we have
 ///    can disagree for a whole walk on one we have not (WeAllWalk's cane walker with an iPhone
 ///    in a loose pocket: the thigh's swing puts most of the energy sideways, bounce share 0.15),
@@ -51,7 +51,7 @@ public struct StepDetector: Sendable {
     public var confirmCorrelation = 500
     public var keepCorrelation = 300
     /// The share (‰) of the acceleration's energy along gravity that confirms a bout, and the
-    /// one that keeps it going (`isBouncing`).
+    /// one that keeps it going (`bounceShare`).
     public var confirmVerticalShare = 200
     public var keepVerticalShare = 150
     /// The fail-safe (see `confirmBySteadyRhythm`): this many candidates in a row whose every
@@ -60,7 +60,7 @@ public struct StepDetector: Sendable {
     public var steadySteps = 8
     public var steadyStridePercent = 10
     /// The share (‰) of the acceleration's energy along gravity the fail-safe needs (see
-    /// `isBouncing`): half of what the gates need.
+    /// `bounceShare`): half of what the gates need.
     public var steadyVerticalShare = 150
     /// Whether a candidate at the bout's rhythm continues the bout whatever the periodicity and
     /// the bounce say (1) or only with them (0), see `continueBout`.
@@ -75,7 +75,7 @@ public struct StepDetector: Sendable {
     private var averageAcceleration = FusionVector<Q32_32>.zero
     /// The smoothed acceleration's deviation from `averageAcceleration`: its component along
     /// that average, times the average's length, squared ((m/s²)⁴), and its squared length
-    /// ((m/s²)²), each averaged over 2 s (see `isBouncing`).
+    /// ((m/s²)²), each averaged over 2 s (see `bounceShare`).
     private var verticalEnergy = Q32_32.zero
     private var totalEnergy = Q32_32.zero
     private var amplitude = Q32_32.one
@@ -208,11 +208,19 @@ public struct StepDetector: Sendable {
         amplitude = amplitude + (last - amplitude).timesPowerOfTwo(-2)
         lastCandidate = peakTime
         events.candidate(at: peakTime, output: output)
+        // The carry and the bounce, measured once per candidate: each is a few Q32.32 products,
+        // hundreds of bytes of Thumb code wherever one is inlined on a Cortex-M0.
+        let body = Body(carried: isCarried, bounce: bounceShare)
         if walking {
-            continueBout(at: peakTime, output: output)
+            continueBout(at: peakTime, body: body, output: output)
         } else {
             append(peakTime)
-            confirmBout(output: output)
+            // A confirmation credits the bout's first steps here, at the times they happened
+            // (the functions that decide it take no `output`: each function handed the closure
+            // gets a copy of the caller's code specialised into it, on a Cortex-M0 too).
+            if let credited = confirmBout(body: body) {
+                for index in credited { output(.step(pending[index])) }
+            }
         }
     }
 
@@ -238,14 +246,14 @@ public struct StepDetector: Sendable {
         #endif
     }
 
-    private mutating func continueBout(at time: Int64, output: (Output) -> Void) {
+    private mutating func continueBout(at time: Int64, body: Body, output: (Output) -> Void) {
         let sinceStep = time - lastStep
         lastCorrelation = periodicity.correlation(period: boutInterval)
         // A step at the bout's rhythm is a step: the periodicity and the bounce decide only
         // for candidates off the rhythm. So a carry the gates were never tuned for (a loose
         // pocket, a cane user's gait) cannot drop a walk whose steps keep their rhythm.
         let atRhythm = isRegular(sinceStep, around: boutInterval)
-        guard atRhythm && isCarried && rhythmKeeps != 0 || lastCorrelation >= keepCorrelation && isCarried && isBouncing(share: keepVerticalShare) else {
+        guard body.carried, atRhythm && rhythmKeeps != 0 || lastCorrelation >= keepCorrelation && body.bounce >= keepVerticalShare else {
             aperiodicCandidates += 1
             // A walker's turn breaks the periodicity for as long as it lies in the correlated
             // window or its copy a stride earlier, while the steps go on: candidates rejected
@@ -297,8 +305,10 @@ public struct StepDetector: Sendable {
 
     /// Confirms a bout when the newest candidates are regular and periodic, and credits it from
     /// its first regular candidate (older pending ones that keep the rhythm count too).
-    private mutating func confirmBout(output: (Output) -> Void) {
-        if !confirmByGates(output: output) { confirmBySteadyRhythm(output: output) }
+    /// The pending candidates (indices into `pending`) a confirmed bout credits, or nil.
+    private mutating func confirmBout(body: Body) -> ClosedRange<Int>? {
+        guard body.carried else { return nil }
+        return confirmByGates(bounce: body.bounce) ?? confirmBySteadyRhythm(bounce: body.bounce)
     }
 
     /// The fail-safe: `steadySteps` candidates in a row at a steady walking or running rhythm
@@ -309,49 +319,49 @@ public struct StepDetector: Sendable {
     /// is needed: the gates are measured on the carries and people we have; on one we have not,
     /// one of them can disagree for a whole walk, and a pedometer that counts nothing for a
     /// minute of steady walking is the failure users notice first.
-    // Not inlined: the Cortex-M0 image's 48 KB hold one copy of it.
-    @inline(never)
-    private mutating func confirmBySteadyRhythm(output: (Output) -> Void) {
+    private mutating func confirmBySteadyRhythm(bounce: Int) -> ClosedRange<Int>? {
         let needed = steadySteps
-        guard needed >= 3, needed <= pending.count, pendingCount >= needed, isCarried, isBouncing(share: steadyVerticalShare) else { return }
+        guard needed >= 3, needed <= pending.count, pendingCount >= needed, bounce >= steadyVerticalShare else { return nil }
         let newest = pendingCount - 1
         let firstOfRun = pendingCount - needed
         let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
-        guard meanInterval <= slowestGait else { return }
+        guard meanInterval <= slowestGait else { return nil }
         // Gait repeats itself every stride: a cane, a limp or a phone in one pocket makes left
         // and right steps differ (WeAllWalk's cane users: 0.44 s and 0.72 s in turn), while
         // strides stay within a few per cent of each other.
         var index = firstOfRun + 1
         while index <= newest {
-            guard isRegular(pending[index] - pending[index - 1], around: meanInterval) else { return }
+            guard isRegular(pending[index] - pending[index - 1], around: meanInterval) else { return nil }
             if index >= firstOfRun + 2 {
-                let stride = pending[index] - pending[index - 2]
-                guard abs(stride - 2 * meanInterval) * 100 <= 2 * meanInterval * Int64(steadyStridePercent) else { return }
+                // Wrapping arithmetic: times are ns of a recording, far from Int64's range, and
+                // overflow checks on 64-bit products are long code on a 32-bit core.
+                let deviation = (pending[index] &- pending[index - 2]) &- 2 &* meanInterval
+                guard (deviation < 0 ? 0 &- deviation : deviation) &* 100 <= 2 &* meanInterval &* Int64(steadyStridePercent) else { return nil }
             }
             index += 1
         }
-        startBout(first: firstOfRun, newest: newest, interval: meanInterval, output: output)
+        return startBout(first: firstOfRun, newest: newest, interval: meanInterval)
     }
 
     /// Confirms a bout by the gates: a few regular candidates, periodic and bouncing.
-    private mutating func confirmByGates(output: (Output) -> Void) -> Bool {
+    private mutating func confirmByGates(bounce: Int) -> ClosedRange<Int>? {
         let resuming = isResuming
         let needed = resuming ? Self.resumingSteps : confirmationSteps
-        guard pendingCount >= needed else { return false }
+        guard pendingCount >= needed else { return nil }
         let newest = pendingCount - 1
         let firstOfRun = pendingCount - needed
         let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
         // People walk at 1 to 3.5 steps a second: a slower rhythm is a hand's, not a gait.
-        guard meanInterval <= slowestGait else { return false }
+        guard meanInterval <= slowestGait else { return nil }
         var index = firstOfRun + 1
         while index <= newest {
-            guard isRegular(pending[index] - pending[index - 1], around: meanInterval, within: resuming ? 3 : 4) else { return false }
+            guard isRegular(pending[index] - pending[index - 1], around: meanInterval, within: resuming ? 3 : 4) else { return nil }
             index += 1
         }
         lastCorrelation = periodicity.correlation(period: meanInterval)
         // A walk resumed is too short for its periodicity to show in the window (it holds the
         // standing before): its regularity and the bounce decide.
-        guard resuming || lastCorrelation >= confirmCorrelation, isCarried, isBouncing(share: confirmVerticalShare) else { return false }
+        guard resuming || lastCorrelation >= confirmCorrelation, bounce >= confirmVerticalShare else { return nil }
         var first = firstOfRun
         while first > 0, isRegular(pending[first] - pending[first - 1], around: meanInterval) { first -= 1 }
         // Gait initiation: the weight shift onto the stance leg before the first step (the
@@ -362,20 +372,19 @@ public struct StepDetector: Sendable {
         let rhythm = needed > 2 ? (pending[newest] - pending[firstOfRun + 1]) / Int64(needed - 2) : meanInterval
         let firstInterval = first < newest ? pending[first + 1] - pending[first] : rhythm
         if !isRegular(firstInterval, around: rhythm) || firstInterval * 10 < rhythm * 8 { first += 1 }
-        startBout(first: first, newest: newest, interval: meanInterval, output: output)
-        return true
+        return startBout(first: first, newest: newest, interval: meanInterval)
     }
 
-    /// Credits the pending candidates `first...newest` as a bout's first steps.
-    @inline(never)  // (see `confirmBySteadyRhythm`)
-    private mutating func startBout(first: Int, newest: Int, interval: Int64, output: (Output) -> Void) {
-        for index in first...newest { output(.step(pending[index])) }
+    /// Starts a bout whose first steps are the pending candidates `first...newest` (returned:
+    /// `update` credits them; `pending` keeps their times until the next candidate).
+    private mutating func startBout(first: Int, newest: Int, interval: Int64) -> ClosedRange<Int> {
         lastStep = pending[newest]
         boutInterval = interval
         walking = true
         aperiodicCandidates = 0
         regularIntervals = newest - first
         pendingCount = 0
+        return first...newest
     }
 
     /// A walker who stopped less than `resumingWindow` ago and steps again at their rhythm or
@@ -407,24 +416,36 @@ public struct StepDetector: Sendable {
         averageAcceleration.squaredLength >= mean * mean * Self.carriedFractionSquared
     }
 
-    /// At least `share` ‰ of the acceleration's energy (over 2 s) lies along gravity (the 1 s
+    /// What a candidate's gates look at: whether the device is carried (`isCarried`) and the
+    /// share (‰) of its acceleration's energy along gravity (`bounceShare`).
+    private struct Body {
+        var carried: Bool
+        var bounce: Int
+    }
+
+    /// The share (‰) of the acceleration's energy (over 2 s) that lies along gravity (the 1 s
     /// average acceleration, whose length is about `mean`). A walking body bounces: its centre of
     /// mass rises and falls a few centimetres every step, so its acceleration lies largely along
     /// gravity wherever the device is carried (Oxford's seven carry positions and UCI's waist:
     /// over 0.3 in 95 % of 2.5 s windows; IPOL's lower back 0.2). A device moved to and fro by
     /// the hand moves sideways, and |a| then swings at twice the hand's rate (through the
     /// a²/2g term): steps that are not there (BROAD's handled trials: median 0.2).
-    @inline(__always)  // (see `isStepping`)
-    private func isBouncing(share: Int) -> Bool {
-        verticalEnergy >= mean * mean * totalEnergy * Q32_32(rawValue: (Int64(share) << 32) / 1000)
+    private var bounceShare: Int {
+        // verticalEnergy / (mean² × totalEnergy), both (m/s²)⁴, on their raw Q32.32 values: the
+        // quotient of two numbers of one format needs no shift.
+        let scale = (mean * mean * totalEnergy).rawValue / 1000
+        guard scale > 0 else { return 0 }
+        return Int(min(verticalEnergy.rawValue / scale, 1000))
     }
 
     /// An interval at a walking rhythm: 0.25…2 s and within ±40 % (`tenths` tenths) of
     /// `meanInterval`.
     @inline(__always)  // (see `isStepping`)
     private func isRegular(_ interval: Int64, around meanInterval: Int64, within tenths: Int64 = 4) -> Bool {
+        // Wrapping products: the interval is bounded first, and the mean is one of pending times'
+        // differences (see `confirmBySteadyRhythm`).
         interval >= minimumInterval && interval <= maximumInterval
-            && interval * 10 >= meanInterval * (10 - tenths) && interval * 10 <= meanInterval * (10 + tenths)
+            && interval &* 10 >= meanInterval &* (10 - tenths) && interval &* 10 <= meanInterval &* (10 + tenths)
     }
 
     /// Keeps the newest candidates of a possible bout (a gap over 2 s starts afresh).
