@@ -15,6 +15,7 @@ enum StepSettings {
         "steady-stride-percent": \.steadyStridePercent,
         "steady-vertical-share": \.steadyVerticalShare,
         "rhythm-keeps": \.rhythmKeeps,
+        "vibration-ratio-percent": \.vibrationRatioPercent,
     ] }
 
     static var names: String { settings.map(\.key).joined(separator: ", ") }

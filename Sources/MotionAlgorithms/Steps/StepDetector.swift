@@ -62,6 +62,9 @@ public struct StepDetector: Sendable {
     /// The share (‰) of the acceleration's energy along gravity the fail-safe needs (see
     /// `bounceShare`): half of what the gates need.
     public var steadyVerticalShare = 150
+    /// The vibration band's rms over the step band's (%) above which a peak is a vehicle's, not a
+    /// step (see `isVibration`); 0: no such test.
+    public var vibrationRatioPercent = 250
     /// Whether a candidate at the bout's rhythm continues the bout whatever the periodicity and
     /// the bounce say (1) or only with them (0), see `continueBout`.
     public var rhythmKeeps = 0
@@ -69,6 +72,14 @@ public struct StepDetector: Sendable {
     /// The 3 Hz low-pass of |a|: π f_c = 3π /s, round(3π × 2³²).
     static let smoothingPiCutoff = Q32_32(rawValue: 40_479_113_114)
     private var smoothing = ButterworthLowPass<Q32_32>(piCutoff: Self.smoothingPiCutoff)
+    /// The 10 Hz low-pass of the acceleration (held under a quarter of the sample rate by the
+    /// filter: 6 Hz at 25 Hz): |a| between 3 and 10 Hz is the vibration band (`isVibration`).
+    /// π f_c = 10π /s, round(10π × 2³²).
+    static let vibrationPiCutoff = Q32_32(rawValue: 134_930_377_045)
+    private var vibrationBand = ButterworthLowPass<Q32_32>(piCutoff: Self.vibrationPiCutoff)
+    /// The step band's and the vibration band's energy of |a|, (m/s²)², each over 2 s.
+    private var stepEnergy = Q32_32.zero
+    private var vibrationEnergy = Q32_32.zero
     private var mean = Q32_32.zero
     /// The acceleration vector averaged over 1 s, m/s²: gravity's direction while the device
     /// is carried.
@@ -161,6 +172,7 @@ public struct StepDetector: Sendable {
         if !started {
             started = true
             smoothing.reset(to: acceleration, dt: dt)
+            vibrationBand.reset(to: acceleration, dt: dt)
             mean = acceleration.squaredLength.squareRoot
             averageAcceleration = acceleration
         }
@@ -174,6 +186,9 @@ public struct StepDetector: Sendable {
         verticalEnergy = verticalEnergy + (along * along - verticalEnergy) * energyWeight
         totalEnergy = totalEnergy + (deviation.squaredLength - totalEnergy) * energyWeight
         let signal = magnitude - mean
+        let vibration = vibrationBand.update(acceleration, dt: dt).squaredLength.squareRoot - magnitude
+        stepEnergy = stepEnergy + (signal * signal - stepEnergy) * energyWeight
+        vibrationEnergy = vibrationEnergy + (vibration * vibration - vibrationEnergy) * energyWeight
         periodicity.update(signal: signal, timeNanoseconds: time)
         // The recent step amplitude decays with a 5 s time constant when nothing renews it.
         amplitude = amplitude - amplitude * dt * Self.decayRate
@@ -204,6 +219,7 @@ public struct StepDetector: Sendable {
         }
         guard last > threshold else { return }
         guard lastCandidate == .min || peakTime - lastCandidate >= minimumInterval else { return }
+        guard !isVibration else { return }
         // A candidate: its height renews the amplitude (a quarter of the way per candidate).
         amplitude = amplitude + (last - amplitude).timesPowerOfTwo(-2)
         lastCandidate = peakTime
@@ -414,6 +430,19 @@ public struct StepDetector: Sendable {
     @inline(__always)  // (see `isStepping`)
     private var isCarried: Bool {
         averageAcceleration.squaredLength >= mean * mean * Self.carriedFractionSquared
+    }
+
+    /// The road's vibration, not a gait: over the last 2 s, |a| between 3 and 10 Hz carries more
+    /// than `vibrationRatioPercent` % of the rms of |a| below 3 Hz. A gait's acceleration is its
+    /// steps: the body's bounce below 3 Hz, with brief heel strikes (walking in every carry of
+    /// the dev sets, running in the hand too: the ratio stays under 2.2 at the 99.9th
+    /// percentile); a vehicle's is its vibration, engine and road exciting the body, the mount
+    /// and the handlebar above 3 Hz (a bicycle's handlebar: median 3.1). A peak then is a bump
+    /// in the road, neither a step nor a candidate; the pause predictor does not see it either.
+    @inline(__always)  // (see `isStepping`)
+    private var isVibration: Bool {
+        vibrationRatioPercent > 0
+            && vibrationEnergy * Q32_32(integer: 10_000) > stepEnergy * Q32_32(integer: Int32(clamping: vibrationRatioPercent * vibrationRatioPercent))
     }
 
     /// What a candidate's gates look at: whether the device is carried (`isCarried`) and the
