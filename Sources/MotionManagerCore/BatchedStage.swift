@@ -73,9 +73,8 @@ final class BatchedStage {
 
     /// The chip now runs at `periodNanoseconds` (0: at the board's own rate, no batches), and
     /// the others get one frame of `decimation`, starting with the next. The engine switches the
-    /// rate in place (the same runtime and time origin), or restarted a simulated board whose
-    /// recording ended (a new origin): either way the FIFO-gap count starts afresh, with the
-    /// first frame at this period.
+    /// rate in place (the same runtime and time origin): the FIFO-gap count starts afresh, with
+    /// the first frame at this period.
     func rateChanged(decimation: Int, periodNanoseconds: Int64, overflows: Int) {
         self.decimation = max(1, decimation)
         self.periodNanoseconds = periodNanoseconds

@@ -10,11 +10,9 @@ import MotionEngine
 /// escape), hence neither Sendable nor locked.
 final class EngineWorker {
     let board: LiveBoard
-    private(set) var runtime: BoardRuntime
-    /// CLOCK_MONOTONIC (ns) at the current runtime's board time 0.
-    private(set) var origin: Int64
-    /// The latest timestamp handed out, so that a restarted recording never goes back in time.
-    private(set) var latestTimestamp: Int64 = .min
+    let runtime: BoardRuntime
+    /// CLOCK_MONOTONIC (ns) at the runtime's board time 0.
+    let origin: Int64
     private let subscribers = SensorSubscribers()
     private var raw: [Int: (subscription: EngineSubscription, token: SensorSubscribers.Token)] = [:]
     private var motions: [MotionSubscriber] = []
@@ -106,8 +104,9 @@ final class EngineWorker {
     }
 
     /// Runs the board up to `commandLatencyNanoseconds` ahead, delivering what it reads. A
-    /// simulated board whose recording has ended starts over (timestamps keep increasing); a
-    /// board that fails tells every subscription why and drops them all.
+    /// simulated board whose recording has ended plays it again on the same chips (their sample
+    /// schedule and timestamps go on); a board that fails tells every subscription why and
+    /// drops them all.
     func step() {
         do {
             let limit = min(runtime.nowNanoseconds + LiveBoard.commandLatencyNanoseconds, switchBackDueNanoseconds ?? .max)
@@ -115,10 +114,9 @@ final class EngineWorker {
             if let due = switchBackDueNanoseconds, runtime.nowNanoseconds >= due { switchBack() }
             board.sampleLoss.forward(runtime, &forwardedLoss)
             if !batched.isEmpty { batched.observe(overflows: fastChipOverflows) }
-            if runtime.isFinished {
-                try restart()
-                batched.rateChanged(decimation: batched.decimation, periodNanoseconds: batched.periodNanoseconds, overflows: 0)
-            }
+            // The same runtime plays the recording again: its chips, clock and loss counts go
+            // on, so no gap opens at the loop (`BoardRuntime.startRecordingOver`).
+            if runtime.isFinished { try runtime.startRecordingOver() }
         } catch {
             let failure = MotionManagerError(.unknown, "The board file \(board.path) (\"\(board.description.name)\") stopped: \(error)")
             for entry in raw.values {
@@ -140,27 +138,9 @@ final class EngineWorker {
         }
     }
 
-    /// Runs the board on a new runtime once a simulated board's recording has ended: the
-    /// recording starts over, timestamps go on from a new origin, never back in time, and the
-    /// FIFO IMU goes back to its highest rate if batched clients run. The old runtime is
-    /// released only once the new one is up. (Batched clients coming and going change only the
-    /// IMU's rate, in place: `EngineWorker+Batched`.)
-    func restart() throws(EngineError) {
-        // The old runtime's losses are the board's: forwarded before it goes.
-        board.sampleLoss.forward(runtime, &forwardedLoss)
-        runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
-        forwardedLoss = InlineArray(repeating: SampleLoss())
-        origin = max(PacedClock.monotonicNanoseconds(), latestTimestamp + 1_000_000)
-        if switchBackDueNanoseconds != nil { switchBackDueNanoseconds = 0 }  // the old board time is gone: now
-        if fifoRunsFast, let fifo = batched.fifo {
-            try runtime.setFIFORate(label: fifo.label, hertz: fifo.rateHertz, dataReady: false) { publish($0) }
-        }
-    }
-
     func publish(_ reading: SensorReading) {
         var stamped = reading
         stamped.timestampNanoseconds = origin + reading.timestampNanoseconds
-        latestTimestamp = max(latestTimestamp, stamped.timestampNanoseconds)
         guard batched.take(stamped) else { return }
         subscribers.publish(stamped)
         for index in motions.indices {

@@ -80,6 +80,15 @@ public final class BoardRuntime {
     /// Whether a simulated board's recording has ended.
     public var isFinished: Bool { motion?.isFinished ?? false }
 
+    /// Plays a simulated board's ended recording again from the board time reached, on the
+    /// running chips: their sample schedules, the board clock and the loss counts go on, so the
+    /// interval across the loop is an ordinary one (one period) and judged like any other. A
+    /// new runtime instead would restart every chip at a new origin, leaving a gap between the
+    /// two runtimes that depends on how late the engine was and that no counter sees.
+    public func startRecordingOver() throws(EngineError) {
+        try motion?.startOver(at: nowNanoseconds)
+    }
+
     /// Whether the board runs on virtual time (every chip emulated).
     public var isSimulated: Bool { clock.isSimulated }
 

@@ -16,10 +16,15 @@ protocol MotionSource: AnyObject {
     var temperature: Double? { get }
     var isFinished: Bool { get }
     var failure: RecordingError? { get }
+    /// Plays the source again from its beginning, its first moment at board time `nanoseconds`
+    /// (a finished recording, looped by a live engine).
+    func startOver(at nanoseconds: Int64) throws(EngineError)
 }
 
 extension MotionSource {
     var temperature: Double? { nil }
+    /// The synthetic trajectories never finish: nothing to start over.
+    func startOver(at nanoseconds: Int64) throws(EngineError) {}
 }
 
 extension RecordedMotion: MotionSource {}
