@@ -18,8 +18,9 @@ public import FixedPoint
 /// drift or a damped random bounce — a car on its suspension, r(T) = e^(−2πζ) ≈ 0.2 — does not
 /// repeat). `correlation` is the best such peak, or r at twice the step period if that is less
 /// (a rhythm repeats twice, a damped resonance does not); the step period is the first peak unless a
-/// later one is more than 0.25 higher (a walk from a pocket repeats best per stride, but its
-/// steps repeat nearly as well; the step period, not the stride's, gives the cadence).
+/// later one that is not its double is more than 0.25 higher (a walk or run from a pocket repeats
+/// best per stride, but its steps repeat too; the step period, not the stride's, gives the
+/// cadence).
 ///
 /// Q32.32 arithmetic, no allocation; builds as Embedded Swift.
 public struct GaitRhythm: Sendable {
@@ -110,7 +111,10 @@ public struct GaitRhythm: Sendable {
             let peakLag = lag - 1
             if peakLag >= Self.shortestLag, previous >= beforePrevious, previous >= r,
                lowestBeforePrevious <= previous - Self.dipDepth {
-                if stepLag == 0 || previous > stepValue + Self.stepPeakMargin {
+                // A peak at about twice the step's lag (±2 samples, ±80 ms) is the same
+                // rhythm's stride, however much higher (a pocket swings once per stride).
+                let isStride = stepLag > 0 && abs(peakLag - 2 * stepLag) <= 2
+                if stepLag == 0 || (!isStride && previous > stepValue + Self.stepPeakMargin) {
                     stepLag = peakLag
                     stepValue = previous
                 }
