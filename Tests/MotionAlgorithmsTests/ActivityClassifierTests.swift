@@ -287,8 +287,8 @@ import Testing
 
     @Test func aHandlebarOnARoughRoadIsCyclingAndItsShocksAreNoSteps() {
         // A phone on a handlebar, accelerometer only: rough-road vibration 1 m/s² rms (no
-        // suspension), random bumps, no pedalling rhythm; the detector is fooled by the shocks
-        // and says stepping half of the time.
+        // suspension), random bumps, no pedalling rhythm. After 30 s the detector is fooled by
+        // the shocks and says stepping half of the time: the ride goes on.
         var road = RoadVibration(noise: Noise(seed: 14), rms: 1.0)
         var noise = Noise(seed: 15)
         var bump = 0.0
@@ -296,7 +296,7 @@ import Testing
             let v = road.next()
             bump += (noise.next() * 40 - bump) * 0.05
             return Sample(acceleration: (-0.2 + v.0, v.1, 9.9 + bump + v.2), rotation: nil,
-                          stepping: Int(t / 5) % 2 == 1, cadence: 1.8)
+                          stepping: t > 30 && Int(t / 5) % 2 == 1, cadence: 1.8)
         }
         let cycling = run.firstTime(of: .cycling) ?? .infinity
         #expect(cycling <= 40, "cycling at \(cycling) s")
@@ -340,5 +340,21 @@ import Testing
         }
         let seconds = Double(rhythm.evaluate().stepPeriodSeconds.rawValue) / 4_294_967_296
         #expect(abs(seconds - 1 / 2.8) <= 0.04, "step period \(seconds) s")
+    }
+
+    @Test func aWalkTheDetectorCountsOnARoughlyJoltedDeviceIsNeverAVehicle() {
+        // A pocket walk whose |a| carries no clean rhythm (irregular jolts 1 m/s² rms in
+        // 5–20 Hz, bumps in the ride band), which only the detector recognises: its steps
+        // keep any vehicle from starting.
+        var road = RoadVibration(noise: Noise(seed: 17), rms: 1.0)
+        var noise = Noise(seed: 18)
+        var bump = 0.0
+        let run = Self.run(seconds: 90) { t in
+            let v = road.next()
+            bump += (noise.next() * 40 - bump) * 0.05
+            return Sample(acceleration: (v.0, v.1, 9.81 + bump + v.2), rotation: nil, stepping: t > 3, cadence: 1.8)
+        }
+        #expect(!run.everFlags(.vehicle))
+        #expect(run.flags(at: 89.9) == .walking)
     }
 }

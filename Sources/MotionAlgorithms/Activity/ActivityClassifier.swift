@@ -30,9 +30,9 @@ public import FixedPoint
 ///   1.2 m/s² or 1.0 rad/s for 1.5 s running (a fidget does not end it) or steps start. A person
 ///   sitting or standing with the device on the body sways well inside that (UCI HAPT: 99 % of
 ///   2 s windows below 1.4 m/s²); any walking is far above (> 2.2 m/s²).
-/// - **no gait** (both vehicles need it for 10 s): no rhythm walking, and no detector steps unless
-///   they come with a rough road's vibration (≥ 0.4 m/s²) and no rhythmic block in 4 s (a road's
-///   shocks fool a peak detector; a walk jolting a device that hard shows its rhythm).
+/// - **no gait** (both vehicles need it for 10 s): no rhythm walking, and, to start a vehicle, no
+///   detector steps; once in one, the detector's steps without a body rhythm are the road's
+///   shocks (a handlebar's fool a peak detector) and are ignored.
 /// - **automotive**: road and engine vibration without a gait on a steady device, in at least 54
 ///   of the last 60 half-seconds (27 s of 30), mostly (in over half of them) below a bicycle's
 ///   roughness (0.4 m/s²: a car's suspension and mount isolate the road): 5–20 Hz vibration of
@@ -231,17 +231,15 @@ public struct ActivityClassifier: Sendable {
         if rhythmWalking, gaitBlocks & 0b1111 == 0 { rhythmWalking = false }
         if rhythmWalking { still = false }
 
-        // A vehicle needs 10 s without a gait. The detector's steps count as one unless they
-        // come with road roughness and no rhythm: a rough road's shocks fool a peak detector,
-        // while a walk on a device jolted that hard (heel strikes in a pocket, at the waist)
-        // shows its rhythm.
+        // A vehicle needs 10 s without a gait: without rhythm walking, and, to start, without
+        // the detector's steps (a walk whose |a| rhythm is weak — some pockets — jolts the
+        // device like a rough road: the detector is the safer judge there). Once in a vehicle,
+        // the detector's steps without a body rhythm are the road's shocks and are ignored.
+        // (A single rhythmic block is not enough: a car's random bounce may look periodic for
+        // a moment, and would hold off the car for 10 s each time.)
         let rough = w.vibration >= Self.roughRoad
-        // (A single rhythmic block alone is not enough: a car's random bounce may look periodic
-        // for a moment, and would hold off the car for 10 s each time; with the detector's
-        // steps it is: a walk in a pocket jolts the device like a rough road, but its rhythm
-        // shows within seconds.)
-        let recentRhythm = gaitBlocks & 0xFF != 0  // in the last 4 s
-        let gaitEvidence = rhythmWalking || (stepping && (!rough || recentRhythm))
+        let inVehicle = automotive || cycling
+        let gaitEvidence = rhythmWalking || (stepping && !inVehicle)
         blocksSinceGait = gaitEvidence ? 0 : min(blocksSinceGait + 1, Int.max / 2)
         let noGait = blocksSinceGait >= 20
         let roadVibration = w.vibration >= Self.vibrationMinimum && w.vibration <= Self.vibrationMaximum
