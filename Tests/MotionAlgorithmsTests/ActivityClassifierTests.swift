@@ -357,4 +357,18 @@ import Testing
         #expect(!run.everFlags(.vehicle))
         #expect(run.flags(at: 89.9) == .walking)
     }
+
+    @Test func aBuzzingPhoneMovedAboutInTheHandIsNoBicycle() {
+        // A vibration motor (rough 5–20 Hz shaking) in a hand that moves the phone about: bumps
+        // in the ride band, turning at 0.7 rad/s. No steps, no rhythm, but no handlebar either.
+        var buzz = RoadVibration(noise: Noise(seed: 19), rms: 1.0)
+        var noise = Noise(seed: 20)
+        var bump = 0.0
+        let run = Self.run(seconds: 90) { t in
+            let v = buzz.next()
+            bump += (noise.next() * 40 - bump) * 0.05
+            return Sample(acceleration: (v.0, v.1, 9.81 + bump + v.2), rotation: (0.7 * sin(t), 0.7 * cos(t), 0.1))
+        }
+        #expect(!run.everFlags(.vehicle))
+    }
 }

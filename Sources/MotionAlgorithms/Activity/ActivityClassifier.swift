@@ -47,7 +47,7 @@ public import FixedPoint
 ///   (`RhythmDetector` correlation ≥ 0.6 at 50–120 rpm, ride-band deviation < 1.0 m/s²: pedalling
 ///   is smooth; a device on the torso or in a pocket) or a rough road (vibration ≥ 0.4 m/s²: a
 ///   handlebar, rigid and unsprung; with bumps, ride band ≥ 0.3 m/s², unlike a vibration motor), on a device that keeps roughly upright (|mean a| ≥ 0.7 g)
-///   and is not turned fast (rotation < 1 rad/s), in 32 of the last 40 half-seconds (20 s); kept
+///   and is not turned fast (rotation < 0.5 rad/s), in 32 of the last 40 half-seconds (20 s); kept
 ///   until 10 s without it or a gait rhythm.
 /// - **unknown** only until the first 2 s window is full; afterwards no flag at all means
 ///   "no call" (a device being handled).
@@ -127,7 +127,10 @@ public struct ActivityClassifier: Sendable {
     private static var carRotationMaximum: Q32_32 { Q32_32(numerator: 35, denominator: 100) }
     private static var bikeRideMaximum: Q32_32 { Q32_32.one }
     private static var bikeSpreadMinimum: Q32_32 { Q32_32(numerator: 3, denominator: 10) }
-    private static var bikeRotationMaximum: Q32_32 { Q32_32.one }
+    /// 0.5 rad/s: a handlebar turns only with steering and lean (0.1–0.3 rad/s) and its road
+    /// vibration's small angles (a few tenths of a degree at 5–20 Hz: ~0.2 rad/s); a rider's
+    /// torso sways less. A device moved about in a hand turns faster (BROAD: 0.5–1 rad/s).
+    private static var bikeRotationMaximum: Q32_32 { Q32_32(numerator: 5, denominator: 10) }
     private static var rhythmPresent: Q32_32 { Q32_32(numerator: 6, denominator: 10) }
     private static var carriedSteadiness: Q32_32 { Q32_32(numerator: 7, denominator: 10) }
     /// A handlebar or a rider's torso keeps gravity's direction roughly (turns lean the bike by
