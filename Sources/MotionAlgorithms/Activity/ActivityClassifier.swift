@@ -215,18 +215,19 @@ public struct ActivityClassifier: Sendable {
         // A runner's arm swings a hand-held phone beyond the carried bound, but the body's
         // impacts still make |a| bounce by ≥ 0.3 g at a runner's cadence (|a| does not change
         // when a device is only turned over): such a rhythm is a run however the device is held.
-        let fast = stepPeriod > .zero && stepPeriod.reciprocal >= Self.runCadenceEnter
+        // Steps/s at the rhythm's step period (0 without one).
+        let stepRate = stepPeriod > .zero ? stepPeriod.reciprocal : Q32_32.zero
+        let fast = stepRate >= Self.runCadenceEnter
         vigorousGait = gaitCorrelation >= Self.gaitCorrelation && w.rideDeviation >= Self.runImpactEnter && fast
         let carried = w.gravitySteadiness >= Self.carriedSteadiness || vigorousGait
         // Nobody walks at a runner's cadence: a rhythm that fast with less than a runner's
         // impacts is no gait (a torso bobbing twice per pedal revolution at 70–100 rpm).
-        let runnersCadence = stepPeriod > .zero && stepPeriod.reciprocal >= Self.runCadenceEnter
-        let gaitLike = !runnersCadence || w.rideDeviation >= Self.runImpactEnter
+        let gaitLike = !fast || w.rideDeviation >= Self.runImpactEnter
         let gaitNow = carried && gaitLike && gaitCorrelation >= Self.gaitCorrelation
             && w.rideDeviation >= Self.gaitBounce && lastSecond.rideDeviation >= Self.gaitBounce
         gaitBlocks = gaitBlocks << 1 | (gaitNow ? 1 : 0)
-        if gaitNow, stepPeriod > .zero {
-            rhythmCadence = stepPeriod.reciprocal
+        if gaitNow, stepRate > .zero {
+            rhythmCadence = stepRate
         } else if gaitBlocks & 0b11 == 0 {
             rhythmCadence = .zero
         }

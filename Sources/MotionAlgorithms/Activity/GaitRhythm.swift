@@ -54,6 +54,9 @@ public struct GaitRhythm: Sendable {
     @inline(never) public init() {}
 
     /// One accelerometer sample (m/s², any axes) at `time` (ns).
+    // Not inlined (nor `evaluate`): inlined into the classifier's update they grew the
+    // Cortex-M0 image's code and its peak stack (tools/test-firmware-qemu.sh).
+    @inline(never)
     public mutating func update(acceleration a: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
         let magnitude = a.squaredLength.squareRoot
         if !started {
@@ -81,15 +84,9 @@ public struct GaitRhythm: Sendable {
     /// The best normalised autocorrelation at a gait lag (0…1; 0 until the ring is full or when
     /// |a| holds still) and the step period (s; 0 without a rhythm). Changes nothing: `mutating`
     /// only so the ring is read in place (no copy on the stack).
+    @inline(never)
     public mutating func evaluate() -> (correlation: Q32_32, stepPeriodSeconds: Q32_32) {
         guard filled == Self.length else { return (.zero, .zero) }
-        let ring = ring.span, next = next
-        // Q16.16 × Q16.16 = Q32.32: products and sums stay exact Int64 (100 × (100 m/s²)² · 2³²
-        // ≈ 4·10¹⁵, far below 2⁶³).
-        func sample(_ age: Int) -> Int64 { Int64(ring[next + age < Self.length ? next + age : next + age - Self.length]) }
-        var total: Int64 = 0
-        for age in 0..<Self.length { total += sample(age) * sample(age) }
-        var energyNow = total, energyThen = total
         var best = Q32_32.zero, lowest = Q32_32.one
         // The step peak: the first peak, replaced by a later one only when that is clearly
         // (more than the margin) higher: a stride's repeat a little better than a step's keeps
@@ -97,16 +94,7 @@ public struct GaitRhythm: Sendable {
         var stepLag = 0, stepValue = Q32_32.zero
         var previous = Q32_32.zero, beforePrevious = Q32_32.zero, lowestBeforePrevious = Q32_32.one
         for lag in 1...(Self.longestLag + 1) {
-            let overlap = Int64(Self.length - lag)
-            energyNow -= sample(lag - 1) * sample(lag - 1)
-            energyThen -= sample(Self.length - lag) * sample(Self.length - lag)
-            var cross: Int64 = 0
-            for age in lag..<Self.length { cross += sample(age) * sample(age - lag) }
-            let product = Q32_32(rawValue: energyNow / overlap) * Q32_32(rawValue: energyThen / overlap)
-            var r = Q32_32.zero
-            if product > Self.noiseFloor * Self.noiseFloor {
-                r = Q32_32(rawValue: cross / overlap) * product.reciprocalSquareRoot
-            }
+            let r = correlation(atLag: lag)
             // `previous` (at lag − 1) is a local peak when it is at least its neighbours.
             let peakLag = lag - 1
             if peakLag >= Self.shortestLag, previous >= beforePrevious, previous >= r,
@@ -130,18 +118,31 @@ public struct GaitRhythm: Sendable {
         // its suspension) does not: its sample correlation at one period may reach 0.6 over a
         // few seconds, at two it has decayed (e^(−4πζ) ≈ 0.02 for ζ = 0.3). The rhythm's
         // strength is the lesser of the two.
-        let twice = 2 * stepLag
-        var cross: Int64 = 0, energyA: Int64 = 0, energyB: Int64 = 0
-        for age in twice..<Self.length {
-            cross += sample(age) * sample(age - twice)
-            energyA += sample(age) * sample(age)
-            energyB += sample(age - twice) * sample(age - twice)
-        }
-        let overlap = Int64(Self.length - twice)
-        let product = Q32_32(rawValue: energyA / overlap) * Q32_32(rawValue: energyB / overlap)
-        let repeated = product > Self.noiseFloor * Self.noiseFloor
-            ? Q32_32(rawValue: cross / overlap) * product.reciprocalSquareRoot : Q32_32.zero
-        best = min(best, repeated)
+        best = min(best, correlation(atLag: 2 * stepLag))
         return (best, Q32_32(rawValue: Int64(stepLag) * Self.sampleNanoseconds * 4_294_967_296 / 1_000_000_000))
+    }
+
+    /// r(lag) = Σ x(n)·x(n−lag) / √(Σ x(n)² · Σ x(n−lag)²) over the overlap, 0 below the noise
+    /// floor. Q16.16 × Q16.16 = Q32.32: products and sums stay exact in Int64 (100 × (100 m/s²)²
+    /// · 2³² ≈ 4·10¹⁵, far below 2⁶³). One loop for every lag (three products a sample, a few
+    /// thousand every 0.5 s): on a Cortex-M0 code size matters more than those cycles.
+    @inline(never)
+    private mutating func correlation(atLag lag: Int) -> Q32_32 {
+        let ring = ring.span
+        var index = next + lag < Self.length ? next + lag : next + lag - Self.length  // newer sample
+        var delayed = next                                                               // lag older
+        var cross: Int64 = 0, energyNow: Int64 = 0, energyThen: Int64 = 0
+        for _ in lag..<Self.length {
+            let x = Int64(ring[index]), y = Int64(ring[delayed])
+            cross += x * y
+            energyNow += x * x
+            energyThen += y * y
+            index = index + 1 == Self.length ? 0 : index + 1
+            delayed = delayed + 1 == Self.length ? 0 : delayed + 1
+        }
+        let overlap = Int64(Self.length - lag)
+        let product = Q32_32(rawValue: energyNow / overlap) * Q32_32(rawValue: energyThen / overlap)
+        guard product > Self.noiseFloor * Self.noiseFloor else { return .zero }
+        return Q32_32(rawValue: cross / overlap) * product.reciprocalSquareRoot
     }
 }
