@@ -234,4 +234,141 @@ import Testing
         #expect(run.flags(at: 89) == .stationary)
         #expect(!run.everFlags(.vehicle))
     }
+
+    // MARK: The gait rhythm, on-foot calls the step detector misses, vehicles (issue 19)
+
+    @Test func aHandHeldRunWithWeakImpactsAndNoDetectorStepsIsRunning() {
+        // 2.7 steps/s (162 steps/min), |a| bouncing by ±5 m/s² (0.36 g rms: a hand damps the
+        // impacts below the 0.5 g a pocket sees), and the detector credits nothing: the body's
+        // rhythm alone must call it running, within 6 s of its start.
+        var noise = Noise(seed: 11)
+        let run = Self.run(seconds: 20) { Self.gait($0, frequency: 2.7, amplitude: 5, noise: &noise) }
+        let running = run.firstTime(of: .running) ?? .infinity
+        #expect(running <= 6, "running at \(running) s")
+        #expect(run.flags(at: 19.9) == .running)
+        #expect(!run.everFlags(.vehicle))
+    }
+
+    @Test func aSwingingArmRunIsRunningThoughTheDeviceTurns() {
+        // A phone in a runner's swinging hand: gravity sweeps ±60° at the stride rate (below the
+        // carried bound), the body's impacts bounce |a| at 2.8 steps/s by 0.6 g.
+        var noise = Noise(seed: 12)
+        let run = Self.run(seconds: 20) { t in
+            let swing = (.pi / 3) * sin(.pi * 2.8 * t)
+            let bounce = 9.81 + 8 * sin(2 * .pi * 2.8 * t) + 0.1 * noise.next()
+            return Sample(acceleration: (0.1 * noise.next(), bounce * sin(swing), bounce * cos(swing)),
+                          rotation: ((.pi / 3) * .pi * 2.8 * cos(.pi * 2.8 * t), 0, 0))
+        }
+        #expect(run.flags(at: 19.9) == .running)
+    }
+
+    @Test func aWalkTheDetectorMissesIsWalkingFromItsRhythm() {
+        // 1.8 steps/s, a hand-held phone's small bounce (±1 m/s²), no detector steps.
+        var noise = Noise(seed: 13)
+        let run = Self.run(seconds: 60) { Self.gait($0, frequency: 1.8, amplitude: 1, noise: &noise) }
+        let walking = run.firstTime(of: .walking) ?? .infinity
+        // The rhythm alone needs its 4 s ring and 2 s of confirmation (the detector, when it
+        // sees the steps, is faster).
+        #expect(walking <= 6, "walking at \(walking) s")
+        #expect(run.flags(at: 59.9) == .walking)
+        #expect(!run.everFlags([.running, .automotive, .cycling]))
+    }
+
+    @Test func smoothRoadVibrationWithoutRhythmIsAutomotive() {
+        // A car on a smooth road, phone in a mount: vibration only 0.05 m/s² rms in 5–20 Hz
+        // (below the old 0.08 m/s² floor), the body's random bounce, no gait.
+        var car = Car(road: RoadVibration(noise: Noise(seed: 61), rms: 0.04), driveSeconds: 120)
+        let run = Self.run(seconds: 100) { car.sample($0) }
+        let automotive = run.firstTime(of: .automotive) ?? .infinity
+        #expect(automotive >= 25 && automotive <= 50, "automotive at \(automotive) s (needs 27 s of 30 of evidence)")
+        #expect(run.flags(at: 99)?.contains(.automotive) == true)
+        #expect(!run.everFlags([.walking, .running, .cycling]))
+    }
+
+    @Test func aHandlebarOnARoughRoadIsCyclingAndItsShocksAreNoSteps() {
+        // A phone on a handlebar, accelerometer only: rough-road vibration 1 m/s² rms (no
+        // suspension), random bumps, no pedalling rhythm. After 30 s the detector is fooled by
+        // the shocks and says stepping half of the time: the ride goes on.
+        var road = RoadVibration(noise: Noise(seed: 14), rms: 1.0)
+        var noise = Noise(seed: 15)
+        var bump = 0.0
+        let run = Self.run(seconds: 90) { t in
+            let v = road.next()
+            bump += (noise.next() * 40 - bump) * 0.05
+            return Sample(acceleration: (-0.2 + v.0, v.1, 9.9 + bump + v.2), rotation: nil,
+                          stepping: t > 30 && Int(t / 5) % 2 == 1, cadence: 1.8)
+        }
+        let cycling = run.firstTime(of: .cycling) ?? .infinity
+        #expect(cycling <= 40, "cycling at \(cycling) s")
+        #expect(run.flags(at: 89.9) == .cycling)
+        #expect(!run.everFlags([.walking, .running, .automotive], after: cycling))
+    }
+
+    @Test func aWalkIsNeverAVehicleAtAnyCarry() {
+        // Hand-held (small bounce) and pocket (heel strikes) walks, the detector silent: the
+        // rhythm is a gait, which rules out both vehicles.
+        for amplitude in [0.8, 1.5, 4.0] {
+            var noise = Noise(seed: 16)
+            let run = Self.run(seconds: 90) { Self.gait($0, frequency: 1.7, amplitude: amplitude, noise: &noise) }
+            #expect(!run.everFlags(.vehicle), "amplitude \(amplitude)")
+        }
+    }
+
+    @Test func gaitRhythmFindsTheStepPeriodNotTheStride() {
+        // A pocket-like gait: a step every 0.5 s, every other step stronger (stride 1 s).
+        var rhythm = GaitRhythm()
+        for index in 0..<500 {
+            let t = Double(index) / 100
+            let step = 2 * sin(2 * .pi * 2 * t) + 0.6 * sin(2 * .pi * 1 * t)
+            rhythm.update(acceleration: FusionVector(x: .zero, y: .zero, z: Q32_32(9.81 + step)), timeNanoseconds: Int64(index) * 10_000_000)
+        }
+        let (correlation, period) = rhythm.evaluate()
+        #expect(Double(correlation.rawValue) / 4_294_967_296 >= 0.6)
+        let seconds = Double(period.rawValue) / 4_294_967_296
+        #expect(abs(seconds - 0.5) <= 0.04, "step period \(seconds) s")
+    }
+
+    @Test func aPocketRunWhoseStrideRepeatsBestHasTheStepCadence() {
+        // A run at 2.8 steps/s in a pocket: each step's impact, plus the thigh's swing once per
+        // stride (1.4 Hz), which makes the stride repeat better (r 1.0) than the step (0.6):
+        // the stride is the steps' double, not a slower gait.
+        var rhythm = GaitRhythm()
+        for index in 0..<500 {
+            let t = Double(index) / 100
+            let signal = 1 * sin(2 * .pi * 1.4 * t) + 2 * sin(2 * .pi * 2.8 * t + 0.5)
+            rhythm.update(acceleration: FusionVector(x: .zero, y: .zero, z: Q32_32(9.81 + signal)), timeNanoseconds: Int64(index) * 10_000_000)
+        }
+        let seconds = Double(rhythm.evaluate().stepPeriodSeconds.rawValue) / 4_294_967_296
+        #expect(abs(seconds - 1 / 2.8) <= 0.04, "step period \(seconds) s")
+    }
+
+    @Test func aWalkTheDetectorCountsOnARoughlyJoltedDeviceIsNeverAVehicle() {
+        // A pocket walk whose |a| carries no clean rhythm (irregular jolts 1 m/s² rms in
+        // 5–20 Hz, bumps in the ride band), which only the detector recognises: its steps
+        // keep any vehicle from starting.
+        var road = RoadVibration(noise: Noise(seed: 17), rms: 1.0)
+        var noise = Noise(seed: 18)
+        var bump = 0.0
+        let run = Self.run(seconds: 90) { t in
+            let v = road.next()
+            bump += (noise.next() * 40 - bump) * 0.05
+            return Sample(acceleration: (v.0, v.1, 9.81 + bump + v.2), rotation: nil, stepping: t > 3, cadence: 1.8)
+        }
+        #expect(!run.everFlags(.vehicle))
+        #expect(run.flags(at: 89.9) == .walking)
+    }
+
+    @Test func aBuzzingPhoneMovedAboutInTheHandIsNoBicycle() {
+        // A vibration motor (rough 5–20 Hz shaking) in a hand that moves the phone about: bumps
+        // in the ride band, turning at 0.7 rad/s. No steps, no rhythm, but no handlebar either.
+        var buzz = RoadVibration(noise: Noise(seed: 19), rms: 1.0)
+        var noise = Noise(seed: 20)
+        var bump = 0.0
+        let run = Self.run(seconds: 90) { t in
+            let v = buzz.next()
+            bump += (noise.next() * 40 - bump) * 0.05
+            return Sample(acceleration: (v.0, v.1, 9.81 + bump + v.2), rotation: (0.7 * sin(t), 0.7 * cos(t), 0.1))
+        }
+        #expect(!run.everFlags(.vehicle))
+    }
 }

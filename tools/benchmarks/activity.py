@@ -16,14 +16,27 @@ Labels: `uci_hapt_raw` and `broad` carry activity segments. `oxford_step_counter
 of ≥ 4 true steps with gaps ≤ 2.5 s is `walking` from its first to its last step (nothing else is
 scored there). The derived labels go into OUT/NAME.labels/ beside links to the recordings.
 
-`--all-pedestrian` also replays the data sets without activity labels (`phone_attitude`,
-`floors_stairs_lift_bangle`) and counts automotive/cycling calls there: they must be 0.
+`phone_attitude` labels every trial as a whole (walking, or running for Running*): hand, pocket,
+texting, phoning, AR and swinging carries. `driver_behavior_car` (windshield mount, whole trip
+automotive) and `byke_cycling_handlebar` (handlebar, acc only, cycling while moving) score the
+vehicle calls; their false steps are reported too (../shared/eval/score_false_steps.py, for
+information: the step detector decides them).
+
+`--all-pedestrian` also replays the pedestrian sets `weallwalk`, `mobgap_lab` (walking derived
+from their step times like Oxford's), `brajdic_handheld` (its scored window is one walk) and
+`floors_stairs_lift_bangle`, and counts automotive/cycling calls there: they must be 0.
+
+Per set the worst trial (lowest per-trial balanced accuracy, from the scorer's per-trial table)
+is printed beside the pooled figures.
 """
 import argparse, csv, json, os, pathlib, statistics, subprocess, sys
 
-SCORED = ["uci_hapt_raw", "oxford_step_counter", "ipol_gait_steps", "broad"]
-DERIVED = {"oxford_step_counter", "ipol_gait_steps"}
-UNLABELLED = ["phone_attitude", "floors_stairs_lift_bangle"]
+SCORED = ["uci_hapt_raw", "oxford_step_counter", "ipol_gait_steps", "broad", "phone_attitude",
+          "driver_behavior_car", "byke_cycling_handlebar"]
+PEDESTRIAN = ["weallwalk", "mobgap_lab", "brajdic_handheld", "floors_stairs_lift_bangle"]
+DERIVED = {"oxford_step_counter", "ipol_gait_steps", "weallwalk", "mobgap_lab"}
+WINDOW_WALK = {"brajdic_handheld"}  # no step times: the scored window is one walk
+VEHICLE = {"driver_behavior_car", "byke_cycling_handlebar"}
 SIDECARS = (".truth.csv.gz", ".phone.csv.gz")
 
 
@@ -54,7 +67,10 @@ def derived_labels(dataset, folder):
             continue
         name = recording.name[: -len(".csv.gz")]
         labels = json.loads((dataset / (name + ".json")).read_text())
-        labels["activity"] = walking_segments(labels.get("step_times", []))
+        if dataset.name in WINDOW_WALK:
+            labels["activity"] = [{"start": labels["score"]["start"], "end": labels["score"]["end"], "label": "walking"}]
+        else:
+            labels["activity"] = walking_segments(labels.get("step_times", []))
         (folder / (name + ".json")).write_text(json.dumps(labels))
         link = folder / recording.name
         if not link.exists():
@@ -69,6 +85,31 @@ def replay(eval_dir, motionctl, dataset, out, jobs):
         # Scored anyway: the scorer counts a trial without activity.csv as FAILED, never skipped.
         failed = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
         print(f"warning: {dataset.name}: {len(failed)} replays failed: {', '.join(f.split()[1] for f in failed)}", file=sys.stderr)
+
+
+def worst_trial(report):
+    """(name, balanced accuracy) of the trial with the lowest balanced accuracy in the scorer's table."""
+    worst = None
+    for line in report.splitlines():
+        parts = line.split()
+        if len(parts) >= 8 and (parts[7] == "ok" or parts[7].startswith("FAILED")):
+            try:
+                bal = float(parts[3])
+            except ValueError:
+                continue
+            if bal == bal and (worst is None or bal < worst[1]):
+                worst = (parts[0], bal)
+    return worst
+
+
+def false_steps(eval_dir, dataset, out):
+    done = subprocess.run([sys.executable, str(eval_dir / "score_false_steps.py"), "--dataset", str(dataset), "--outputs", str(out)],
+                          capture_output=True, text=True)
+    try:
+        s = summary(done.stdout)
+    except RuntimeError:
+        return None
+    return f"{s['false_steps']} ({s['false_steps_per_min']:.1f}/min)"
 
 
 def ns_per_sample(motionctl, dataset, trials=3):
@@ -101,38 +142,51 @@ def main():
     parser.add_argument("--out", default="/tmp/activity-bench", type=pathlib.Path)
     parser.add_argument("--jobs", default="2")
     parser.add_argument("--only", nargs="*", help="data set names (default: the four scored ones)")
-    parser.add_argument("--all-pedestrian", action="store_true", help="also count vehicle calls on the unlabelled pedestrian sets")
+    parser.add_argument("--all-pedestrian", action="store_true", help="also score the other pedestrian sets and count vehicle calls there")
+    parser.add_argument("--no-timing", action="store_true", help="skip the ns/sample measurement")
     args = parser.parse_args()
     eval_dir = args.datasets.resolve().parent / "eval"
     rows, confusions = [], []
-    for name in SCORED:
+    names = SCORED + ([n for n in PEDESTRIAN if n != "floors_stairs_lift_bangle"] if args.all_pedestrian else [])
+    for name in names:
         dataset = args.datasets / name
         if not dataset.is_dir() or (args.only and name not in args.only):
             continue
         out = args.out / name
         replay(eval_dir, args.motionctl, dataset, out, args.jobs)
-        labels = derived_labels(dataset, args.out / (name + ".labels")) if name in DERIVED else dataset
+        derived = name in DERIVED or name in WINDOW_WALK
+        labels = derived_labels(dataset, args.out / (name + ".labels")) if derived else dataset
         scored = subprocess.run([sys.executable, str(eval_dir / "score_activity.py"), "--dataset", str(labels), "--outputs", str(out)],
                                 capture_output=True, text=True)
         (args.out / (name + ".report.txt")).write_text(scored.stdout + scored.stderr)
         s = summary(scored.stdout)
+        worst = worst_trial(scored.stdout)
         rows.append({"data set": name, "trials": s["trials"], "failed": s["failed"], "accuracy": s["accuracy"],
                      "balanced accuracy": s["balanced_accuracy"],
                      "recall": ", ".join(f"{k} {v:.3f}" for k, v in s["per_class_recall"].items()),
                      "walk latency s": s["median_walking_latency_s"], "cold latency s": s["median_cold_walking_latency_s"],
                      "walks/missed": f"{s['walking_episodes']}/{s['walking_missed']}",
-                     "false vehicle": s["false_vehicle_calls"], "ns/sample": round(ns_per_sample(args.motionctl, dataset), 1)})
+                     "false vehicle": s["false_vehicle_calls"] if name not in VEHICLE else None,
+                     "worst trial": None if worst is None else f"{worst[0]} {worst[1]:.3f}",
+                     "false steps": false_steps(eval_dir, dataset, out) if name in VEHICLE else None,
+                     "ns/sample": None if args.no_timing else round(ns_per_sample(args.motionctl, dataset), 1)})
         confusions.append((name, s["confusion_s"]))
     if args.all_pedestrian:
-        for name in UNLABELLED:
+        # Vehicle calls anywhere in a pedestrian trial (labelled or not), counted from activity.csv.
+        for name in ["uci_hapt_raw", "oxford_step_counter", "ipol_gait_steps", "broad", "phone_attitude"] + PEDESTRIAN:
             dataset = args.datasets / name
-            if not dataset.is_dir():
+            if not dataset.is_dir() or (args.only and name not in args.only):
                 continue
             out = args.out / name
-            replay(eval_dir, args.motionctl, dataset, out, args.jobs)
-            rows.append({"data set": name, "false vehicle": vehicle_calls(out), "ns/sample": round(ns_per_sample(args.motionctl, dataset), 1)})
-    columns = ["data set", "trials", "failed", "accuracy", "balanced accuracy", "walk latency s", "cold latency s", "walks/missed",
-               "false vehicle", "ns/sample", "recall"]
+            if not out.is_dir():
+                replay(eval_dir, args.motionctl, dataset, out, args.jobs)
+            row = next((r for r in rows if r["data set"] == name), None)
+            if row is None:
+                row = {"data set": name}
+                rows.append(row)
+            row["vehicle calls (whole trials)"] = vehicle_calls(out)
+    columns = ["data set", "trials", "failed", "accuracy", "balanced accuracy", "worst trial", "walk latency s", "cold latency s",
+               "walks/missed", "false vehicle", "vehicle calls (whole trials)", "false steps", "ns/sample", "recall"]
     cell = lambda v: "–" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))

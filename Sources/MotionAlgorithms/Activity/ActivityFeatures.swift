@@ -158,9 +158,11 @@ public struct ActivityFeatures: Sendable {
         // |mean a| / mean |a|: 1 while gravity keeps its direction in the device, less as the
         // device turns (the mean of a turning vector is shorter than the vector).
         let meanMagnitude = mean(total.sumOfMagnitudes)
-        let steadiness = (reference + m).squaredLength.squareRoot * (meanMagnitude * meanMagnitude).reciprocalSquareRoot
+        let meanVector = (reference + m).squaredLength.squareRoot
+        let steadiness = meanVector * (meanMagnitude * meanMagnitude).reciprocalSquareRoot
         return ActivityWindow(axisSpread: variance.squareRoot,
                               gravitySteadiness: min(steadiness, Q32_32.one),
+                              meanAcceleration: meanVector,
                               rideDeviation: mean(total.rideEnergy).squareRoot,
                               vibration: mean(total.vibrationEnergy).squareRoot,
                               rotation: rotation)
@@ -176,6 +178,10 @@ public struct ActivityWindow: Sendable, BitwiseCopyable {
     /// turned over and over). A carried device stays above ~0.8 (a back pocket, the worst
     /// carry in the Oxford walks); a device waved or turned in the hand drops well below.
     public var gravitySteadiness: Q32_32
+    /// |mean of a|, m/s²: gravity's share that kept its direction over the window (≈ g on a
+    /// device that holds its orientation, however hard it vibrates: vibration inflates the mean
+    /// of |a|, and so lowers `gravitySteadiness`, but averages out of the mean vector).
+    public var meanAcceleration: Q32_32
     /// RMS of |a| in the 0.3–5 Hz band, m/s²: gait impacts, a car's bounce, pedalling.
     public var rideDeviation: Q32_32
     /// RMS of |a| in the 5–20 Hz band, m/s²: road and engine vibration.

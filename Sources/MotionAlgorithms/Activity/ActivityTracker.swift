@@ -22,6 +22,11 @@ public struct ActivityTracker: Sendable {
 
     public init() {}
 
+    /// The classifier's last window and evidence, for diagnostics.
+    public var diagnostics: (window: ActivityWindow?, gaitRhythm: Q32_32, pedalRhythm: Q32_32, evidence: ActivityClassifier.Diagnostics, stepping: Bool) {
+        (classifier.lastWindow, classifier.lastGaitRhythm, classifier.lastRhythm, classifier.diagnostics, detector.isStepping)
+    }
+
     /// One accelerometer sample (m/s², device axes) at `time` (ns) with the latest gyroscope
     /// sample (rad/s; nil: none yet, or no gyroscope). `steps` gets the step detector's outputs
     /// (a caller that also counts steps needs no second detector). Returns the estimate when
