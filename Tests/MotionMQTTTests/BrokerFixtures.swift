@@ -11,17 +11,23 @@ enum BrokerFixtures {
     /// runs one engine per board file path, and other test suites running at the same time
     /// (OpenCoreMotionTests' pedometer on sim-walker) must not share these tests' engines. These
     /// tests share them among themselves, as two apps on one board do.
+    /// Tests run in parallel: two asking for the same board at once both found no copy, and the
+    /// second copy failed with "file exists" (a CI run of session 7). One copy at a time.
     static func board(_ name: String) -> String {
         let copy = privateBoards + "/" + name
-        guard !FileManager.default.fileExists(atPath: copy) else { return copy }
-        do {
-            try FileManager.default.createDirectory(atPath: privateBoards, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: ProjectPaths.root + "/boards/" + name, toPath: copy)
-        } catch {
-            Issue.record("could not copy the board file \(name) to \(privateBoards): \(error)")
+        copying.withLock { _ in
+            guard !FileManager.default.fileExists(atPath: copy) else { return }
+            do {
+                try FileManager.default.createDirectory(atPath: privateBoards, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: ProjectPaths.root + "/boards/" + name, toPath: copy)
+            } catch {
+                Issue.record("could not copy the board file \(name) to \(privateBoards): \(error)")
+            }
         }
         return copy
     }
+
+    private static let copying = Mutex(())
 
     static let privateBoards = NSTemporaryDirectory() + "ocm-mqtt-boards-\(getpid())"
 

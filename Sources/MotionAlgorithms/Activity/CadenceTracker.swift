@@ -26,7 +26,8 @@ public struct CadenceTracker: Sendable {
         let oldest = times[(newest + 5 - (count - 1)) % 5]
         let spanMicroseconds = (times[newest] - oldest) / 1000
         guard spanMicroseconds > 0 else { return .zero }
-        // (count − 1) steps over the span: raw = (count − 1) · 2³² · 10⁶ / span µs.
-        return Q32_32(rawValue: Int64(count - 1) * 4_294_967_296_000_000 / spanMicroseconds)
+        // (count − 1) steps over the span: raw = (count − 1) · 2³² · 10⁶ / span µs (count ≤ 5:
+        // the product is below 2⁵⁵, so a wrapping one, without a Cortex-M0's long overflow check).
+        return Q32_32(rawValue: Int64(count - 1) &* 4_294_967_296_000_000 / spanMicroseconds)
     }
 }

@@ -40,6 +40,8 @@ public struct GaitRhythm: Sendable {
     private var started = false
     /// 2π × 5 Hz, 1/s: round(10π × 2³²).
     static let twoPi5 = Q32_32(rawValue: 134_930_377_045)
+    /// 512 m/s² in Q16.16 (see `update`).
+    private static var largestValue: Int64 { 1 << 25 }
     /// 2π × 0.7 Hz ≈ 4.4, 1/s: the rate the moving mean follows |a| (below a slow walk's 1.4 Hz
     /// steps and half its 0.7 Hz stride: both pass; posture changes and a car's slow pitch do not).
     private static var meanRate: Q32_32 { Q32_32(numerator: 44, denominator: 10) }
@@ -74,9 +76,10 @@ public struct GaitRhythm: Sendable {
         // Fixed sample times (not "40 ms after the last sample"), so the lags are true.
         nextSample += Self.sampleNanoseconds
         if time - nextSample > Self.sampleNanoseconds { nextSample = time + Self.sampleNanoseconds }
-        // Q32.32 → Q16.16, clamped to ±32 767 m/s² (|a| of any accelerometer stays far inside).
+        // Q32.32 → Q16.16, clamped to ±512 m/s² (2²⁵: |a| of a ±16 g accelerometer, 272 m/s²,
+        // stays inside), which bounds `correlation`'s sums.
         let value = (lowPass - mean).rawValue >> 16
-        ring[next] = Int32(clamping: value)
+        ring[next] = Int32(min(max(value, -Self.largestValue), Self.largestValue))
         next = next + 1 == Self.length ? 0 : next + 1
         if filled < Self.length { filled += 1 }
     }
@@ -119,12 +122,13 @@ public struct GaitRhythm: Sendable {
         // few seconds, at two it has decayed (e^(−4πζ) ≈ 0.02 for ζ = 0.3). The rhythm's
         // strength is the lesser of the two.
         best = min(best, correlation(atLag: 2 * stepLag))
-        return (best, Q32_32(rawValue: Int64(stepLag) * Self.sampleNanoseconds * 4_294_967_296 / 1_000_000_000))
+        return (best, Q32_32(rawValue: Int64(stepLag) &* Self.sampleNanoseconds &* 4_294_967_296 / 1_000_000_000))
     }
 
     /// r(lag) = Σ x(n)·x(n−lag) / √(Σ x(n)² · Σ x(n−lag)²) over the overlap, 0 below the noise
-    /// floor. Q16.16 × Q16.16 = Q32.32: products and sums stay exact in Int64 (100 × (100 m/s²)²
-    /// · 2³² ≈ 4·10¹⁵, far below 2⁶³). One loop for every lag (three products a sample, a few
+    /// floor. Q16.16 × Q16.16 = Q32.32: |x| ≤ 2²⁵ keeps each product ≤ 2⁵⁰ and each sum of 100
+    /// below 2⁵⁷, exact in Int64, so the sums use wrapping operators (no overflow checks: on a
+    /// Cortex-M0 each checked 64-bit product is a long sequence of code). One loop for every lag (three products a sample, a few
     /// thousand every 0.5 s): on a Cortex-M0 code size matters more than those cycles.
     @inline(never)
     private mutating func correlation(atLag lag: Int) -> Q32_32 {
@@ -134,9 +138,9 @@ public struct GaitRhythm: Sendable {
         var cross: Int64 = 0, energyNow: Int64 = 0, energyThen: Int64 = 0
         for _ in lag..<Self.length {
             let x = Int64(ring[index]), y = Int64(ring[delayed])
-            cross += x * y
-            energyNow += x * x
-            energyThen += y * y
+            cross &+= x &* y
+            energyNow &+= x &* x
+            energyThen &+= y &* y
             index = index + 1 == Self.length ? 0 : index + 1
             delayed = delayed + 1 == Self.length ? 0 : delayed + 1
         }

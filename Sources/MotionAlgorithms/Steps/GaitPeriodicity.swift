@@ -66,17 +66,19 @@ public struct GaitPeriodicity: Sendable {
     /// Pearson's r × 1000 between the newest `window` values and those `lag` ticks earlier.
     private static func pearson(_ ring: Span<Int16>, head: Int, lag: Int) -> Int {
         var sx: Int64 = 0, sy: Int64 = 0, sxx: Int64 = 0, syy: Int64 = 0, sxy: Int64 = 0
+        // Wrapping operators: the bounds below hold for any Int16, so no overflow check is
+        // needed (on a Cortex-M0 each checked 64-bit product is a long sequence of code).
         for index in 0..<window {
             let x = Int64(ring[(head - 1 - index) & 127])
             let y = Int64(ring[(head - 1 - index - lag) & 127])
-            sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y
+            sx &+= x; sy &+= y; sxx &+= x &* x; syy &+= y &* y; sxy &+= x &* y
         }
         let n = Int64(window)
         // n·Σxy − ΣxΣy over √(n·Σx² − (Σx)²) √(n·Σy² − (Σy)²): |values| ≤ 2¹⁵ keep each
         // product ≤ 2³⁰, each sum of 62 below 2³⁶ and every term below 2⁴³.
-        let covariance = n * sxy - sx * sy
-        let deviationX = Int64(UInt64(max(0, n * sxx - sx * sx)).integerSquareRoot)
-        let deviationY = Int64(UInt64(max(0, n * syy - sy * sy)).integerSquareRoot)
+        let covariance = n &* sxy &- sx &* sy
+        let deviationX = Int64(UInt64(max(0, n &* sxx &- sx &* sx)).integerSquareRoot)
+        let deviationY = Int64(UInt64(max(0, n &* syy &- sy &* sy)).integerSquareRoot)
         guard deviationX > 0, deviationY > 0 else { return 0 }
         return Int(covariance / deviationX * 1000 / deviationY)
     }

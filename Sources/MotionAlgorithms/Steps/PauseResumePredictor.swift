@@ -45,7 +45,7 @@ public struct PauseResumePredictor: Sendable {
         guard isMoving, lastCandidate != .min else { return }
         let interval = boutInterval ?? 550_000_000
         let sinceStep = time - lastCandidate
-        let overdue = sinceStep > max(minimumTimeout, interval * 3 / 2)
+        let overdue = sinceStep > max(minimumTimeout, interval &* 3 / 2)  // (wrapping: see `candidate`)
         let quiet = recentActivity < threshold.timesPowerOfTwo(-1)
         if (overdue && quiet) || sinceStep > quietTimeout {
             isMoving = false
@@ -62,12 +62,14 @@ public struct PauseResumePredictor: Sendable {
                 boutInterval = boutInterval.map { $0 + (interval - $0) / 4 } ?? interval
             }
         } else if interval >= shortestInterval, interval <= longestInterval {
-            if let bout = boutInterval, interval * 10 >= bout * 6, interval <= bout * 2 {
+            // Wrapping products: both intervals are within `longestInterval`, far below Int64's range
+            // times 10, and a checked 64-bit product is a long sequence of code on a Cortex-M0.
+            if let bout = boutInterval, interval &* 10 >= bout &* 6, interval <= bout &* 2 {
                 // The walk's cadence stays the last bout's: the slower first interval of a
                 // start would otherwise stretch the timeout of the next pause.
                 resume(at: lastCandidate, interval: min(interval, bout), output: output)
             } else if intervalBefore >= shortestInterval, intervalBefore <= longestInterval,
-                      interval * 10 >= intervalBefore * 6, interval * 10 <= intervalBefore * 14 {
+                      interval &* 10 >= intervalBefore &* 6, interval &* 10 <= intervalBefore &* 14 {
                 resume(at: candidateBefore, interval: (interval + intervalBefore) / 2, output: output)
             }
         }

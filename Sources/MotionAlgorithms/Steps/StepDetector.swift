@@ -213,7 +213,7 @@ public struct StepDetector: Sendable {
         lastSampleTime = time
         guard last > older, last >= signal else { return }
         if walking, last <= threshold, last > amplitude * Self.tailFraction, last > tailHeight,
-           peakTime - lastStep >= boutInterval * 3 / 4, peakTime - lastStep <= boutInterval * 4 / 3 {
+           peakTime - lastStep >= boutInterval &* 3 / 4, peakTime - lastStep <= boutInterval &* 4 / 3 {
             tailStep = peakTime
             tailHeight = last
         }
@@ -297,7 +297,7 @@ public struct StepDetector: Sendable {
         }
         var index: Int64 = 1
         while index <= missed {
-            output(.step(lastStep + interval * index / (missed + 1)))
+            output(.step(lastStep + interval &* index / (missed + 1)))
             index += 1
         }
         let stride = interval / (missed + 1)
@@ -313,7 +313,7 @@ public struct StepDetector: Sendable {
     private func missedSteps(in interval: Int64) -> Int64 {
         var count: Int64 = 2
         while count <= 3 {
-            if interval * 10 >= boutInterval * count * 8, interval * 10 <= boutInterval * count * 12 { return count - 1 }
+            if interval &* 10 >= boutInterval &* count &* 8, interval &* 10 <= boutInterval &* count &* 12 { return count - 1 }
             count += 1
         }
         return 0
@@ -349,8 +349,7 @@ public struct StepDetector: Sendable {
         while index <= newest {
             guard isRegular(pending[index] - pending[index - 1], around: meanInterval) else { return nil }
             if index >= firstOfRun + 2 {
-                // Wrapping arithmetic: times are ns of a recording, far from Int64's range, and
-                // overflow checks on 64-bit products are long code on a 32-bit core.
+                // (Wrapping arithmetic: see `isRegular`.)
                 let deviation = (pending[index] &- pending[index - 2]) &- 2 &* meanInterval
                 guard (deviation < 0 ? 0 &- deviation : deviation) &* 100 <= 2 &* meanInterval &* Int64(steadyStridePercent) else { return nil }
             }
@@ -387,7 +386,7 @@ public struct StepDetector: Sendable {
         // over 20 % sooner than the later steps' interval is the weight shift.
         let rhythm = needed > 2 ? (pending[newest] - pending[firstOfRun + 1]) / Int64(needed - 2) : meanInterval
         let firstInterval = first < newest ? pending[first + 1] - pending[first] : rhythm
-        if !isRegular(firstInterval, around: rhythm) || firstInterval * 10 < rhythm * 8 { first += 1 }
+        if !isRegular(firstInterval, around: rhythm) || firstInterval &* 10 < rhythm &* 8 { first += 1 }
         return startBout(first: first, newest: newest, interval: meanInterval)
     }
 
@@ -413,7 +412,7 @@ public struct StepDetector: Sendable {
         guard lastStep != .min, pendingCount >= Self.resumingSteps else { return false }
         let newest = pending[pendingCount - 1], firstOfRun = pending[pendingCount - Self.resumingSteps]
         return newest - lastStep < Self.resumingWindow
-            && (newest - firstOfRun) * 10 >= boutInterval * Int64(Self.resumingSteps - 1) * 8
+            && (newest - firstOfRun) &* 10 >= boutInterval &* Int64(Self.resumingSteps - 1) &* 8
     }
 
     private mutating func endBout(keepingCandidates: Bool = false) {
@@ -468,11 +467,12 @@ public struct StepDetector: Sendable {
     }
 
     /// An interval at a walking rhythm: 0.25…2 s and within ±40 % (`tenths` tenths) of
-    /// `meanInterval`.
+    /// `meanInterval`. (Here and wherever intervals are multiplied by small factors, wrapping
+    /// products: intervals and bout intervals are differences of ns times within a recording or
+    /// a run, far below Int64's range even times 100, and a checked 64-bit product is a long
+    /// sequence of code on a Cortex-M0.)
     @inline(__always)  // (see `isStepping`)
     private func isRegular(_ interval: Int64, around meanInterval: Int64, within tenths: Int64 = 4) -> Bool {
-        // Wrapping products: the interval is bounded first, and the mean is one of pending times'
-        // differences (see `confirmBySteadyRhythm`).
         interval >= minimumInterval && interval <= maximumInterval
             && interval &* 10 >= meanInterval &* (10 - tenths) && interval &* 10 <= meanInterval &* (10 + tenths)
     }
