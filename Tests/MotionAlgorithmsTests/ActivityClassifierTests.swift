@@ -155,6 +155,26 @@ import Testing
         }
     }
 
+    /// Rough 5–20 Hz shaking of 1 m/s² rms (`RoadVibration`, seeded `seed`) with random bumps
+    /// of a few m/s² on z in the ride band (noise seeded `seed + 1`, smoothed over 0.2 s): a
+    /// rough road under a handlebar, a jolted pocket, a vibration motor in a moving hand.
+    struct Jolts {
+        var road: RoadVibration
+        var noise: Noise
+        var bump = 0.0
+
+        init(seed: UInt64) {
+            road = RoadVibration(noise: Noise(seed: seed), rms: 1.0)
+            noise = Noise(seed: seed + 1)
+        }
+
+        mutating func next() -> (Double, Double, Double) {
+            let v = road.next()
+            bump += (noise.next() * 40 - bump) * 0.05
+            return (v.0, v.1, v.2 + bump)
+        }
+    }
+
     /// A car, documented trajectory: the device lies in a cupholder (gravity on z) at 100 Hz.
     /// - road and engine vibration (`RoadVibration`), about 0.15 m/s² rms on x, y, 0.3 on z;
     /// - the body bouncing on its suspension: noise through a 1.3 Hz resonance (damping 0.3),
@@ -289,13 +309,10 @@ import Testing
         // A phone on a handlebar, accelerometer only: rough-road vibration 1 m/s² rms (no
         // suspension), random bumps, no pedalling rhythm. After 30 s the detector is fooled by
         // the shocks and says stepping half of the time: the ride goes on.
-        var road = RoadVibration(noise: Noise(seed: 14), rms: 1.0)
-        var noise = Noise(seed: 15)
-        var bump = 0.0
+        var jolts = Jolts(seed: 14)
         let run = Self.run(seconds: 90) { t in
-            let v = road.next()
-            bump += (noise.next() * 40 - bump) * 0.05
-            return Sample(acceleration: (-0.2 + v.0, v.1, 9.9 + bump + v.2), rotation: nil,
+            let v = jolts.next()
+            return Sample(acceleration: (-0.2 + v.0, v.1, 9.9 + v.2), rotation: nil,
                           stepping: t > 30 && Int(t / 5) % 2 == 1, cadence: 1.8)
         }
         let cycling = run.firstTime(of: .cycling) ?? .infinity
@@ -346,13 +363,10 @@ import Testing
         // A pocket walk whose |a| carries no clean rhythm (irregular jolts 1 m/s² rms in
         // 5–20 Hz, bumps in the ride band), which only the detector recognises: its steps
         // keep any vehicle from starting.
-        var road = RoadVibration(noise: Noise(seed: 17), rms: 1.0)
-        var noise = Noise(seed: 18)
-        var bump = 0.0
+        var jolts = Jolts(seed: 17)
         let run = Self.run(seconds: 90) { t in
-            let v = road.next()
-            bump += (noise.next() * 40 - bump) * 0.05
-            return Sample(acceleration: (v.0, v.1, 9.81 + bump + v.2), rotation: nil, stepping: t > 3, cadence: 1.8)
+            let v = jolts.next()
+            return Sample(acceleration: (v.0, v.1, 9.81 + v.2), rotation: nil, stepping: t > 3, cadence: 1.8)
         }
         #expect(!run.everFlags(.vehicle))
         #expect(run.flags(at: 89.9) == .walking)
@@ -361,13 +375,10 @@ import Testing
     @Test func aBuzzingPhoneMovedAboutInTheHandIsNoBicycle() {
         // A vibration motor (rough 5–20 Hz shaking) in a hand that moves the phone about: bumps
         // in the ride band, turning at 0.7 rad/s. No steps, no rhythm, but no handlebar either.
-        var buzz = RoadVibration(noise: Noise(seed: 19), rms: 1.0)
-        var noise = Noise(seed: 20)
-        var bump = 0.0
+        var jolts = Jolts(seed: 19)
         let run = Self.run(seconds: 90) { t in
-            let v = buzz.next()
-            bump += (noise.next() * 40 - bump) * 0.05
-            return Sample(acceleration: (v.0, v.1, 9.81 + bump + v.2), rotation: (0.7 * sin(t), 0.7 * cos(t), 0.1))
+            let v = jolts.next()
+            return Sample(acceleration: (v.0, v.1, 9.81 + v.2), rotation: (0.7 * sin(t), 0.7 * cos(t), 0.1))
         }
         #expect(!run.everFlags(.vehicle))
     }
