@@ -336,8 +336,12 @@ public struct StepDetector: Sendable {
     /// one of them can disagree for a whole walk, and a pedometer that counts nothing for a
     /// minute of steady walking is the failure users notice first.
     private mutating func confirmBySteadyRhythm(bounce: Int) -> ClosedRange<Int>? {
-        guard steadySteps >= 3, steadySteps <= pending.count, bounce >= steadyVerticalShare,
-              let (firstOfRun, newest, meanInterval) = newestRun(of: steadySteps) else { return nil }
+        let needed = steadySteps
+        guard needed >= 3, needed <= pending.count, pendingCount >= needed, bounce >= steadyVerticalShare else { return nil }
+        let newest = pendingCount - 1
+        let firstOfRun = pendingCount - needed
+        let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
+        guard meanInterval <= slowestGait else { return nil }
         // Gait repeats itself every stride: a cane, a limp or a phone in one pocket makes left
         // and right steps differ (WeAllWalk's cane users: 0.44 s and 0.72 s in turn), while
         // strides stay within a few per cent of each other.
@@ -358,7 +362,12 @@ public struct StepDetector: Sendable {
     private mutating func confirmByGates(bounce: Int) -> ClosedRange<Int>? {
         let resuming = isResuming
         let needed = resuming ? Self.resumingSteps : confirmationSteps
-        guard let (firstOfRun, newest, meanInterval) = newestRun(of: needed) else { return nil }
+        guard pendingCount >= needed else { return nil }
+        let newest = pendingCount - 1
+        let firstOfRun = pendingCount - needed
+        let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
+        // People walk at 1 to 3.5 steps a second: a slower rhythm is a hand's, not a gait.
+        guard meanInterval <= slowestGait else { return nil }
         var index = firstOfRun + 1
         while index <= newest {
             guard isRegular(pending[index] - pending[index - 1], around: meanInterval, within: resuming ? 3 : 4) else { return nil }
@@ -379,16 +388,6 @@ public struct StepDetector: Sendable {
         let firstInterval = first < newest ? pending[first + 1] - pending[first] : rhythm
         if !isRegular(firstInterval, around: rhythm) || firstInterval &* 10 < rhythm &* 8 { first += 1 }
         return startBout(first: first, newest: newest, interval: meanInterval)
-    }
-
-    /// The newest `count` pending candidates: the first's and the newest's index and their mean
-    /// interval (ns); nil when fewer are pending, or when their rhythm is slower than a gait's
-    /// (people walk at 1 to 3.5 steps a second: a slower rhythm is a hand's).
-    private func newestRun(of count: Int) -> (first: Int, newest: Int, interval: Int64)? {
-        guard count >= 2, pendingCount >= count else { return nil }
-        let newest = pendingCount - 1, first = pendingCount - count
-        let interval = (pending[newest] - pending[first]) / Int64(count - 1)
-        return interval <= slowestGait ? (first, newest, interval) : nil
     }
 
     /// Starts a bout whose first steps are the pending candidates `first...newest` (returned:
