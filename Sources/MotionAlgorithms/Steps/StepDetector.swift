@@ -319,19 +319,19 @@ public struct StepDetector: Sendable {
         return 0
     }
 
-    /// Confirms a bout when the newest candidates are regular and periodic, and credits it from
-    /// its first regular candidate (older pending ones that keep the rhythm count too).
-    /// The pending candidates (indices into `pending`) a confirmed bout credits, or nil.
+    /// Confirms a bout, by the gates or else by the fail-safe, on a carried device: returns the
+    /// pending candidates (indices into `pending`) it credits, or nil.
     private mutating func confirmBout(body: Body) -> ClosedRange<Int>? {
         guard body.carried else { return nil }
         return confirmByGates(bounce: body.bounce) ?? confirmBySteadyRhythm(bounce: body.bounce)
     }
 
     /// The fail-safe: `steadySteps` candidates in a row at a steady walking or running rhythm
-    /// on a carried device are a walk, whatever the periodicity and the bounce say. Why it is
-    /// safe: peaks that are not steps (a device handled, road bumps under a bike or a car) come
-    /// at irregular intervals, and the chance that seven intervals in a row all fall within
-    /// ±20 % of their mean is small for them, while a walker's steps do so nearly always. Why it
+    /// on a carried device with some bounce (`steadyVerticalShare`) are a walk, whatever the
+    /// periodicity says. Why it is safe: peaks that are not steps (a device handled, road bumps
+    /// under a bike or a car) come at irregular intervals, and the chance that six strides in a
+    /// row all fall within ±`steadyStridePercent` % of their mean (each step within ±40 %) is
+    /// small for them, while a walker's strides do so nearly always. Why it
     /// is needed: the gates are measured on the carries and people we have; on one we have not,
     /// one of them can disagree for a whole walk, and a pedometer that counts nothing for a
     /// minute of steady walking is the failure users notice first.
@@ -358,7 +358,9 @@ public struct StepDetector: Sendable {
         return startBout(first: firstOfRun, newest: newest, interval: meanInterval)
     }
 
-    /// Confirms a bout by the gates: a few regular candidates, periodic and bouncing.
+    /// Confirms a bout by the gates when the newest few candidates are regular, periodic and
+    /// bouncing, from its first regular candidate (older pending ones that keep the rhythm count
+    /// too).
     private mutating func confirmByGates(bounce: Int) -> ClosedRange<Int>? {
         let resuming = isResuming
         let needed = resuming ? Self.resumingSteps : confirmationSteps
