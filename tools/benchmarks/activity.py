@@ -27,7 +27,8 @@ from their step times like Oxford's), `brajdic_handheld` (its scored window is o
 `floors_stairs_lift_bangle`, and counts automotive/cycling calls there: they must be 0.
 
 Per set the worst trial (lowest per-trial balanced accuracy, from the scorer's per-trial table)
-is printed beside the pooled figures.
+and the mean over subjects of their per-trial balanced accuracy (with the worst subject: the
+leave-one-subject-out view, every person weighted equally) are printed beside the pooled figures.
 """
 import argparse, csv, json, os, pathlib, statistics, subprocess, sys
 
@@ -87,9 +88,9 @@ def replay(eval_dir, motionctl, dataset, out, jobs):
         print(f"warning: {dataset.name}: {len(failed)} replays failed: {', '.join(f.split()[1] for f in failed)}", file=sys.stderr)
 
 
-def worst_trial(report):
-    """(name, balanced accuracy) of the trial with the lowest balanced accuracy in the scorer's table."""
-    worst = None
+def trial_scores(report):
+    """{name: balanced accuracy} from the scorer's per-trial table (trials without a score left out)."""
+    scores = {}
     for line in report.splitlines():
         parts = line.split()
         if len(parts) >= 8 and (parts[7] == "ok" or parts[7].startswith("FAILED")):
@@ -97,9 +98,32 @@ def worst_trial(report):
                 bal = float(parts[3])
             except ValueError:
                 continue
-            if bal == bal and (worst is None or bal < worst[1]):
-                worst = (parts[0], bal)
-    return worst
+            if bal == bal:
+                scores[parts[0]] = bal
+    return scores
+
+
+def worst_trial(report):
+    """(name, balanced accuracy) of the trial with the lowest balanced accuracy in the scorer's table."""
+    scores = trial_scores(report)
+    return min(scores.items(), key=lambda item: item[1]) if scores else None
+
+
+def per_subject(report, dataset):
+    """The mean over subjects of each subject's mean per-trial balanced accuracy, and the worst
+    subject: the leave-one-subject-out view (no activity constant is chosen from data here, so
+    each held-out subject's figure is simply its own), every person weighted equally. A
+    subject is json `subject` (`trip`, `ride`), else the trial itself (BROAD: one person)."""
+    by_subject = {}
+    for name, bal in trial_scores(report).items():
+        label = json.loads((dataset / f"{name}.json").read_text()) if (dataset / f"{name}.json").exists() else {}
+        subject = next((str(label[k]) for k in ("subject", "trip", "ride") if k in label), name)
+        by_subject.setdefault(subject, []).append(bal)
+    if not by_subject:
+        return None
+    means = {subject: statistics.fmean(values) for subject, values in by_subject.items()}
+    worst = min(means.items(), key=lambda item: item[1])
+    return f"{statistics.fmean(means.values()):.3f} ({len(means)}; worst {worst[0]} {worst[1]:.3f})"
 
 
 def false_steps(eval_dir, dataset, out):
@@ -168,6 +192,7 @@ def main():
                      "walks/missed": f"{s['walking_episodes']}/{s['walking_missed']}",
                      "false vehicle": s["false_vehicle_calls"] if name not in VEHICLE else None,
                      "worst trial": None if worst is None else f"{worst[0]} {worst[1]:.3f}",
+                     "per subject": per_subject(scored.stdout, dataset),
                      "false steps": false_steps(eval_dir, dataset, out) if name in VEHICLE else None,
                      "ns/sample": None if args.no_timing else round(ns_per_sample(args.motionctl, dataset), 1)})
         confusions.append((name, s["confusion_s"]))
@@ -185,7 +210,7 @@ def main():
                 row = {"data set": name}
                 rows.append(row)
             row["vehicle calls (whole trials)"] = vehicle_calls(out)
-    columns = ["data set", "trials", "failed", "accuracy", "balanced accuracy", "worst trial", "walk latency s", "cold latency s",
+    columns = ["data set", "trials", "failed", "accuracy", "balanced accuracy", "per subject", "worst trial", "walk latency s", "cold latency s",
                "walks/missed", "false vehicle", "vehicle calls (whole trials)", "false steps", "ns/sample", "recall"]
     cell = lambda v: "–" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
     print("| " + " | ".join(columns) + " |")
