@@ -10,6 +10,10 @@ public import FixedPoint
 /// bounce ≥ 0.1 m/s², in each of the last 4 half-seconds; ends after 2 s without it; a rhythm
 /// at a runner's cadence needs a runner's impacts: nobody walks at 150 steps/min). Either suffices: a walk or a run
 /// the detector's gates reject (a phone held in the hand, texting, phoning) is still a walk.
+/// A walk the body's rhythm confirmed (in the last 32 s) is then held through up to 6 s without
+/// either (a turn, a doorway: `walkHeld`) while the body still bounces (≥ 0.1 m/s² over the last
+/// second), more than it vibrates (5–20 Hz below half the bounce) and the device is held steady
+/// (`gravitySteadiness` ≥ 0.95); it ends at once when any of these fails.
 /// Decisions are taken every 0.5 s on the last 2 s of `ActivityFeatures` (and at once when
 /// `stepping` changes):
 ///
@@ -76,6 +80,9 @@ public struct ActivityClassifier: Sendable {
     private var gaitBlocks: UInt64 = 0
     /// Walking or running from the gait rhythm alone (the step detector may miss the walk).
     private var rhythmWalking = false
+    /// A confirmed walk carried through a short loss of both gait sources (a turn, a doorway):
+    /// see `holdBlocks`.
+    private var walkHeld = false
     /// Steps/s from the gait rhythm's step period (0 without a rhythm).
     private var rhythmCadence = Q32_32.zero
     /// The last block's rhythm came with running-strength impacts (≥ 0.3 g).
@@ -138,7 +145,11 @@ public struct ActivityClassifier: Sendable {
     /// vector, not as `gravitySteadiness`: a rough road's shocks (spread up to 15 m/s² on a
     /// handlebar) inflate the mean of |a| and would read as a device turned over.
     private static var bikeGravity: Q32_32 { Q32_32(numerator: 7 * 980_665, denominator: 1_000_000) }
+    /// Gravity's direction held within about ±18° over 2 s (cos 18° ≈ 0.95): a car's body; a
+    /// phone held where its user watches it (texting, AR, a call) or carried while walking.
     private static var carSteadiness: Q32_32 { Q32_32(numerator: 95, denominator: 100) }
+    /// 12 blocks (6 s): the longest a walk is held without gait evidence (see `walkHeld`).
+    private static var holdBlocks: Int { 12 }
 
     public init() {}
 
@@ -183,7 +194,7 @@ public struct ActivityClassifier: Sendable {
         // credited steps, is lower when it misses steps (a hand-held run).
         let onFootCadence = rhythmCadence > .zero ? rhythmCadence : cadence
         // In a vehicle, the detector's steps without a gait rhythm are the road's shocks.
-        let onFoot = rhythmWalking || (stepping && !automotive && !cycling)
+        let onFoot = rhythmWalking || (stepping && !automotive && !cycling) || walkHeld
         return decide(time: time, stepping: onFoot, cadence: onFootCadence, newBlock: blockDone)
     }
 
@@ -244,7 +255,24 @@ public struct ActivityClassifier: Sendable {
         let rough = w.vibration >= Self.roughRoad
         let inVehicle = automotive || cycling
         let gaitEvidence = rhythmWalking || (stepping && !inVehicle)
+        let walkGoingOn = walkHeld || blocksSinceGait == 0  // the previous block was on foot
         blocksSinceGait = gaitEvidence ? 0 : min(blocksSinceGait + 1, Int.max / 2)
+        // A walk does not end because both witnesses lose it for a moment: in a turn (a 180°
+        // turn takes 2–4 steps), a doorway or a change of grip the body's rhythm breaks and a
+        // hand-held phone's steps fall under the detector's gates, and until now the classifier
+        // said `stationary` there (phone_attitude: 320 s of 1 500 s of walking). It ends when the
+        // body does: the last second's bounce below a still person's sway (`gaitBounce`); the
+        // device no longer held steady as a carried or watched phone is (a device handled at a
+        // desk is turned: BROAD's handled trials have a median steadiness of 0.8); 5–20 Hz
+        // vibration above half the bounce (a walking body's 0.3–5 Hz bounce dominates |a|, a hand
+        // damps the heel strikes: 0.1–0.3 of it in a hand; knocks, taps and motors on a handled
+        // device are broadband); or 6 s without gait evidence. Once ended it does not resume
+        // (a walk is carried on, never restarted, by the hold), and only a walk the body's own
+        // rhythm confirmed in the last 32 s (`gaitBlocks`) is held: the detector's steps alone
+        // may be a device moved by hand.
+        walkHeld = walkGoingOn && !inVehicle && blocksSinceGait <= Self.holdBlocks && gaitBlocks != 0
+            && lastSecond.rideDeviation >= Self.gaitBounce && w.gravitySteadiness >= Self.carSteadiness
+            && w.vibration.timesPowerOfTwo(1) <= w.rideDeviation
         let noGait = blocksSinceGait >= 20
         let roadVibration = w.vibration >= Self.vibrationMinimum && w.vibration <= Self.vibrationMaximum
         // A car: road vibration, a bounce on the suspension, slow turns, gravity's direction
