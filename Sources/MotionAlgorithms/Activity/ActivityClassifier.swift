@@ -204,7 +204,7 @@ public struct ActivityClassifier: Sendable {
         if still {
             // A fidget does not end it: movement for 1.5 s does (or steps).
             let moving = w.axisSpread >= Self.stillSpreadStay || rotation >= Self.stillRotationStay
-            movingBlocks = moving ? movingBlocks + 1 : 0
+            movingBlocks = moving ? movingBlocks &+ 1 : 0  // ≤ 3: still ends at 3
             still = !stepping && movingBlocks < 3
         } else {
             // Quiet for the last second is enough to say so.
@@ -256,7 +256,7 @@ public struct ActivityClassifier: Sendable {
         let inVehicle = automotive || cycling
         let gaitEvidence = rhythmWalking || (stepping && !inVehicle)
         let walkGoingOn = walkHeld || blocksSinceGait == 0  // the previous block was on foot
-        blocksSinceGait = gaitEvidence ? 0 : min(blocksSinceGait + 1, Int.max / 2)
+        blocksSinceGait = gaitEvidence ? 0 : min(blocksSinceGait &+ 1, Int.max / 2)
         // A walk does not end because both witnesses lose it for a moment: in a turn (a 180°
         // turn takes 2–4 steps), a doorway or a change of grip the body's rhythm breaks and a
         // hand-held phone's steps fall under the detector's gates, and until now the classifier
@@ -272,7 +272,7 @@ public struct ActivityClassifier: Sendable {
         // may be a device moved by hand.
         walkHeld = walkGoingOn && !inVehicle && blocksSinceGait <= Self.holdBlocks && gaitBlocks != 0
             && lastSecond.rideDeviation >= Self.gaitBounce && w.gravitySteadiness >= Self.carSteadiness
-            && w.vibration.timesPowerOfTwo(1) <= w.rideDeviation
+            && w.vibration + w.vibration <= w.rideDeviation  // wrapping +: both ≤ 2⁹ m/s²
         let noGait = blocksSinceGait >= 20
         let roadVibration = w.vibration >= Self.vibrationMinimum && w.vibration <= Self.vibrationMaximum
         // A car: road vibration, a bounce on the suspension, slow turns, gravity's direction
@@ -291,8 +291,8 @@ public struct ActivityClassifier: Sendable {
         carBlocks = carBlocks << 1 | (carLike ? 1 : 0)
         roughBlocks = roughBlocks << 1 | (rough ? 1 : 0)
         bikeBlocks = bikeBlocks << 1 | (bikeLike ? 1 : 0)
-        blocksSinceCar = carLike ? 0 : min(blocksSinceCar + 1, Int.max / 2)
-        blocksSinceBike = bikeLike ? 0 : min(blocksSinceBike + 1, Int.max / 2)
+        blocksSinceCar = carLike ? 0 : min(blocksSinceCar &+ 1, Int.max / 2)
+        blocksSinceBike = bikeLike ? 0 : min(blocksSinceBike &+ 1, Int.max / 2)
 
         let last60: UInt64 = (1 << 60) - 1, last40: UInt64 = (1 << 40) - 1
         // A vehicle ends with a gait's rhythm (the user walks away) or without its evidence
@@ -310,11 +310,15 @@ public struct ActivityClassifier: Sendable {
         let mostlySmooth = (roughBlocks & last60).nonzeroBitCount < 30
         if !automotive, !sustainedRhythm, mostlySmooth, (carBlocks & last60).nonzeroBitCount >= 54 { automotive = true }
         if rhythmWalking || blocksSinceBike > 20 || automotive { cycling = false }
+        // Diagnostics for `motionctl bench-activity --trace` on Linux; a sensor hub's image has
+        // no use for them (they cost its Cortex-M0 image 100-odd bytes of its 48 KB).
+        #if !hasFeature(Embedded)
         defer {
             diagnostics = Diagnostics(gaitBlock: gaitNow, rhythmWalking: rhythmWalking, carBlock: carLike, bikeBlock: bikeLike,
                                       noGait: noGait, rough: rough, automotive: automotive, cycling: cycling, still: still,
                                       rhythmCadence: rhythmCadence)
         }
+        #endif
         if !cycling, !automotive, (bikeBlocks & last40).nonzeroBitCount >= 32 { cycling = true }
     }
 
@@ -349,7 +353,8 @@ public struct ActivityClassifier: Sendable {
             estimate.flags = flags
             estimate.startNanoseconds = max(time - evidenceNanoseconds, 0)
         } else if newBlock {
-            blocksInState += 1
+            // Only compared with 5, 20 and 60: saturates there (no overflow check, no wrap).
+            blocksInState = min(blocksInState &+ 1, 60)
         }
         estimate.confidence = confidence(for: flags)
         return estimate != previous
