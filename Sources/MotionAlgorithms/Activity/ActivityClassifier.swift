@@ -161,6 +161,7 @@ public struct ActivityClassifier: Sendable {
     public private(set) var lastGaitRhythm = Q32_32.zero
 
     /// The evidence of the last completed block, for diagnostics (`motionctl bench-activity --trace`).
+    /// Not updated in an Embedded Swift build (a sensor hub's firmware has no trace to print).
     public struct Diagnostics: Sendable {
         public var gaitBlock = false, rhythmWalking = false, carBlock = false, bikeBlock = false
         public var noGait = false, rough = false, automotive = false, cycling = false, still = false
