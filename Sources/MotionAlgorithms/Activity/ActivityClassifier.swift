@@ -163,7 +163,7 @@ public struct ActivityClassifier: Sendable {
     /// The evidence of the last completed block, for diagnostics (`motionctl bench-activity --trace`).
     /// Not updated in an Embedded Swift build (a sensor hub's firmware has no trace to print).
     public struct Diagnostics: Sendable {
-        public var gaitBlock = false, rhythmWalking = false, carBlock = false, bikeBlock = false
+        public var gaitBlock = false, rhythmWalking = false, walkHeld = false, carBlock = false, bikeBlock = false
         public var noGait = false, rough = false, automotive = false, cycling = false, still = false
         public var rhythmCadence = Q32_32.zero  // steps/s
     }
@@ -315,7 +315,7 @@ public struct ActivityClassifier: Sendable {
         // no use for them (they cost its Cortex-M0 image 100-odd bytes of its 48 KB).
         #if !hasFeature(Embedded)
         defer {
-            diagnostics = Diagnostics(gaitBlock: gaitNow, rhythmWalking: rhythmWalking, carBlock: carLike, bikeBlock: bikeLike,
+            diagnostics = Diagnostics(gaitBlock: gaitNow, rhythmWalking: rhythmWalking, walkHeld: walkHeld, carBlock: carLike, bikeBlock: bikeLike,
                                       noGait: noGait, rough: rough, automotive: automotive, cycling: cycling, still: still,
                                       rhythmCadence: rhythmCadence)
         }
