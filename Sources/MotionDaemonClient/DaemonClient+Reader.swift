@@ -30,7 +30,11 @@ extension DaemonClient {
                     dispatch(try connected.receive(path: path))
                 } catch {
                     socket = nil
-                    guard connectionBroke(error) else { return finish() }
+                    // motiond closes a user who may not have data after the error that says so:
+                    // nothing to reconnect for. The reader ends; the next request connects
+                    // again (`connectIfIdle`) and hears the same error.
+                    let refused = state.withLock { $0.welcome.authorization != .authorized }
+                    guard !refused, connectionBroke(error) else { return finish() }
                 }
             } else {
                 guard let reconnected = reconnect() else { return finish() }

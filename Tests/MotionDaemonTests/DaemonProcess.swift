@@ -11,6 +11,8 @@ final class DaemonProcess: @unchecked Sendable {
     let history: String
     let policy: String
     let board: String
+    /// More motiond options (limits, deadlines).
+    let options: [String]
     private(set) var process: Process?
     /// What motiond wrote to standard error, all runs (a new pipe each run: Process closes
     /// the parent's copy of the write end).
@@ -18,7 +20,8 @@ final class DaemonProcess: @unchecked Sendable {
     private let logLock = NSLock()
     private var logText = ""
 
-    init(_ name: String, board: String = "sim-walker.board", policy: String = "") throws {
+    init(_ name: String, board: String = "sim-walker.board", policy: String = "", options: [String] = []) throws {
+        self.options = options
         folder = "/tmp/motiond-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         chmod(folder, 0o755)  // a test connects as another user too
@@ -56,7 +59,7 @@ final class DaemonProcess: @unchecked Sendable {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary("motiond"))
-        process.arguments = ["--board", board, "--history", history, "--socket", socket, "--policy", policy]
+        process.arguments = ["--board", board, "--history", history, "--socket", socket, "--policy", policy] + options
         process.standardError = logPipe
         process.standardOutput = logPipe
         try process.run()
@@ -80,6 +83,29 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Descriptors the daemon holds now (/proc/PID/fd).
+    var openDescriptors: Int {
+        guard let process else { return 0 }
+        return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? 0
+    }
+
+    /// Sockets the daemon holds now (its listener, its clients' connections): unlike all its
+    /// descriptors, not changed by the history opening a new segment file meanwhile.
+    var openSockets: Int {
+        guard let process else { return 0 }
+        let folder = "/proc/\(process.processIdentifier)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")) ?? "").hasPrefix("socket:") }.count
+    }
+
+    /// The daemon's resident memory now, bytes (VmRSS in /proc/PID/status).
+    var residentBytes: Int {
+        guard let process, let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") else { return 0 }
+        return kilobytes * 1024
+    }
 
     func connect(_ name: String) throws -> DaemonLink {
         let link = try DaemonLink(path: socket, name: name)
