@@ -58,7 +58,8 @@ extension Daemon {
     /// (the waiting connections stay in the kernel's backlog).
     private func refuseWithoutDescriptors() {
         let problem = "motiond has no file descriptor left (\(String(cString: strerror(errno))))"
-        DaemonLog.say("\(problem) with \(sessions.count) connections: refusing new ones. Raise LimitNOFILE in motiond.service, or lower --max-clients.")
+        DaemonLog.say("\(problem) with \(sessions.count) connections: refusing new ones. Raise LimitNOFILE in motiond.service, or lower --max-clients and --max-clients-per-user.")
+        if spareDescriptor < 0 { spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC) }  // a descriptor freed since
         guard spareDescriptor >= 0 else {
             acceptPausedUntil = WallClock.engineNanoseconds + 100_000_000
             return

@@ -232,3 +232,49 @@ import Testing
         #expect(errors.isEmpty, "\(errors)")
     }
 }
+
+extension HostileClientTests {
+    /// motiond run with only 40 descriptors (prlimit) and limits that would allow more: when
+    /// accept fails with EMFILE, the waiting connection is still told why and closed (the spare
+    /// descriptor), the daemon does not spin on a listener it cannot accept from, and the
+    /// clients it has are served.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func outOfDescriptorsTheWaitingConnectionIsRefusedAndTheDaemonDoesNotSpin() throws {
+        let daemon = try DaemonProcess("emfile", options: ["--max-clients-per-user", "200", "--max-clients", "200"],
+                                       wrapper: ["/usr/bin/prlimit", "--nofile=40:40", "--"])
+        defer { daemon.remove() }
+        try daemon.start()
+        let honest = try HonestClient(socket: daemon.socket)
+        honest.waitForAnswers(3)
+        let hello = ClientMessage.hello(version: Framing.version, name: "crowd").frame.bytes
+        let held = try (0..<60).map { _ in try RawConnection(path: daemon.socket) }
+        for connection in held { connection.send(hello) }
+        // Each is welcome, or refused and closed: none left waiting.
+        #expect(eventually(seconds: 10) {
+            for connection in held { try? connection.readAvailable() }
+            return held.allSatisfy { $0.closed || !$0.received.isEmpty }
+        })
+        let refusals = held.compactMap { connection -> String? in
+            guard connection.closed, case .error(0, .notAvailable, let message, _)? = connection.received.first else { return nil }
+            return message
+        }
+        let welcomed = held.filter { if case .welcome? = $0.received.first { !$0.closed } else { false } }.count
+        #expect(!refusals.isEmpty && refusals.allSatisfy { $0.contains("no file descriptor left") }, "\(refusals)")
+        #expect(welcomed + refusals.count == held.count, "\(welcomed) welcome, \(refusals.count) refused of \(held.count)")
+        // Two more waiting connections: refused too, and no busy loop meanwhile.
+        let before = daemon.processorSeconds
+        for _ in 0..<2 {
+            let connection = try RawConnection(path: daemon.socket)
+            let (messages, closed) = try connection.readUntilClosed(seconds: 10)
+            #expect(closed && messages.count == 1, "\(messages)")
+        }
+        Thread.sleep(forTimeInterval: 2)
+        let used = daemon.processorSeconds - before
+        print("out of descriptors after \(welcomed) connections: motiond used \(String(format: "%.2f", used)) s of CPU in the next 2 s")
+        #expect(used < 1, "motiond spun: \(used) s of CPU in 2 s")
+        honest.waitForAnswers(3)
+        let (latencies, errors) = honest.stop()
+        #expect(errors.isEmpty && latencies.count >= 6, "\(errors)")
+        #expect(daemon.log.contains("no file descriptor left"))
+    }
+}

@@ -47,6 +47,23 @@ final class RawConnection {
         return max(sent, 0)
     }
 
+    private var pending = FrameReader()
+    private(set) var received: [DaemonMessage] = []
+    private(set) var closed = false
+
+    /// Reads what has arrived without waiting: adds to `received`, sets `closed`.
+    func readAvailable() throws {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while !closed {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count < 0 && errno == EINTR { continue }
+            if count == 0 || (count < 0 && errno == ECONNRESET) { closed = true }
+            guard count > 0 else { return }
+            pending.append(Array(buffer.prefix(count)))
+            while let frame = try pending.nextFrame() { received.append(try DaemonMessage(frame)) }
+        }
+    }
+
     /// Every message the daemon sends until it closes the connection (`closed`) or `seconds`
     /// pass without a byte.
     func readUntilClosed(seconds: Double) throws -> (messages: [DaemonMessage], closed: Bool) {
