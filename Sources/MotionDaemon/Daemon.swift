@@ -151,7 +151,6 @@ package final class Daemon {
         while true {
             DaemonLog.lines.flush()
             let now = WallClock.engineNanoseconds
-            closeLateClients(now: now)
             var descriptors = [pollfd(fd: acceptsConnections(now: now) ? listener.descriptor : -1, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
             let order = Array(sessions.keys)
@@ -197,6 +196,9 @@ package final class Daemon {
                 serveRequests(session)
                 flushOrEnd(session)
             }
+            // After reading what arrived: a hello that waited in the socket while the daemon was
+            // stopped (SIGSTOP, a loaded machine) counts as in time.
+            closeLateClients(now: WallClock.engineNanoseconds)
         }
     }
 
