@@ -33,6 +33,8 @@ package final class Daemon {
     var connectionsByUser: [UInt32: Int] = [:]
     /// Held open to be given up when accept fails for want of descriptors (`Daemon+Connections`).
     var spareDescriptor: Int32 = -1
+    /// Tells the log when the wall clock steps away from the clock motiond started with.
+    private lazy var wallClockWatch = WallClockStepWatch(startOffsetNanoseconds: clock.offsetNanoseconds)
     /// The last `storageUse` measured, and when (CLOCK_MONOTONIC ns).
     private var storageCache: (measuredAt: Int64, uses: [StorageUse])?
     /// Accepting pauses until then (CLOCK_MONOTONIC ns) when even the spare descriptor is gone.
@@ -150,6 +152,7 @@ package final class Daemon {
     private func pollLoop() -> Int32 {
         while true {
             DaemonLog.lines.flush()
+            if let step = wallClockWatch.check(offsetNanoseconds: WallClock.offsetNanoseconds) { DaemonLog.say(step) }
             let now = WallClock.engineNanoseconds
             var descriptors = [pollfd(fd: acceptsConnections(now: now) ? listener.descriptor : -1, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
