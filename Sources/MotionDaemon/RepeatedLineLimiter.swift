@@ -52,7 +52,12 @@ package final class RepeatedLineLimiter: Sendable {
                 state.entries[key] = entry
                 return
             }
-            if let ended = state.entries[key], ended.repeats > 0 { write(Self.summary(ended, until: time)) }
+            if let ended = state.entries[key], ended.repeats > 0 {
+                // Still going on: the summary, and this one counts towards the next.
+                write(Self.summary(ended, until: time))
+                state.entries[key] = Entry(windowStart: time, repeats: 1, lastLine: line)
+                return
+            }
             write(line)
             state.entries[key] = Entry(windowStart: time, repeats: 0, lastLine: line)
         }
