@@ -3,8 +3,8 @@ import MotionDaemon
 import MotionDaemonProtocol
 import Testing
 
-/// Faults around a running motiond (issue 22): the daemon stopped and continued with clients
-/// attached.
+/// Faults around motiond (issue 22): the daemon stopped and continued with clients attached; a
+/// history folder it may not write.
 @Suite struct DaemonFaultTests {
     /// SIGSTOP for 5 s with a streaming client attached and a new connection's hello waiting in
     /// the socket: after SIGCONT the stream carries on over the same connection, the waiting
@@ -37,6 +37,23 @@ import Testing
         #expect(latest >= resumed + 0.5, "the stream did not carry on after SIGCONT")
         guard case .status(_, let status) = try streaming.ask({ .status(request: $0) }) else { throw DaemonTestError("no status") }
         #expect(Set(status.clients.map(\.name)).isSuperset(of: ["streaming", "waited"]), "\(status.clients.map(\.name))")
+    }
+
+    /// A history folder motiond's user may not write (run as nobody under a root-owned folder):
+    /// it does not start, and says which folder and what to do. Running, motiond keeps its
+    /// segment files open, so a folder made read-only later bites at the next segment (each
+    /// hour), as the full disk does: logged once, then summarized (FullDiskLogTests).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aHistoryFolderItMayNotWriteStopsTheStartWithTheFolderNamed() throws {
+        let daemon = try DaemonProcess("read-only")
+        defer { daemon.remove() }
+        try FileManager.default.createDirectory(atPath: daemon.history, withIntermediateDirectories: true)
+        chmod(daemon.history, 0o755)
+        let (status, text) = try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonProcess.binary("motiond"),
+                                                                 "--history", daemon.history, "--socket", daemon.socket, "--policy", daemon.policy])
+        #expect(status == 2, "\(text)")
+        #expect(text.contains("cannot create the history folder \(daemon.history)/") && text.contains("Permission denied")
+                && text.contains("writable by motiond's user"), "\(text)")
     }
 
     /// The time of the next accelerometer sample on `link` (wall s).
