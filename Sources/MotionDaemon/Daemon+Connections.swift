@@ -12,8 +12,10 @@ import MotionManagerCore
 /// of descriptors anyway, the spare one is given up to accept and refuse the waiting
 /// connection, so the listener never stays readable with nothing accepted (a busy loop).
 extension Daemon {
+    /// Accepts what waits, at most a listen backlog's worth (64) a round, so that a flood of
+    /// connections cannot keep the loop from the clients it has.
     func acceptClients() {
-        while true {
+        for _ in 0..<64 {
             let descriptor = accept(listener.descriptor, nil, nil)
             guard descriptor >= 0 else {
                 if errno == EINTR { continue }
@@ -80,7 +82,9 @@ extension Daemon {
         let bytes = DaemonMessage.error(request: 0, code: .notAvailable, message: message, advice: advice).frame.bytes
         _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         var scratch = [UInt8](repeating: 0, count: 4096)
-        while recv(descriptor, &scratch, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
+        for _ in 0..<16 {  // a hello's worth, not a stream the client keeps sending
+            guard recv(descriptor, &scratch, scratch.count, Int32(MSG_DONTWAIT)) > 0 else { break }
+        }
         close(descriptor)
     }
 
