@@ -49,7 +49,7 @@ extension Daemon {
         }
         let held = connectionsByUser[peer.uid] ?? 0
         if held >= configuration.maximumClientsPerUser {
-            return ("user \(peer.userName) (uid \(peer.uid)) already has \(held) connections to motiond, its limit per user",
+            return ("user \(peer.userName) (uid \(peer.uid)) already has \(held) connection\(held == 1 ? "" : "s") to motiond, its limit per user",
                     "Close some of that user's motion clients (motionctl status lists them), or raise motiond's --max-clients-per-user.")
         }
         return nil
