@@ -86,7 +86,7 @@ struct MotionDaemonCommand: ParsableCommand {
         if let mqtt {
             do {
                 let published = try BoardPublisher(board: daemon.boardPath, configuration: try MQTTConfigurationFile.load(path: mqtt),
-                                                   log: { FileHandleLine.standardError("motiond: mqtt: \($0)") })
+                                                   log: { DaemonLog.say("mqtt: \($0)") })  // repeats (a broker down) summarized
                 for line in try published.start() { FileHandleLine.standardError("motiond: mqtt: skipped \(line)") }
                 publisher = published
             } catch {
