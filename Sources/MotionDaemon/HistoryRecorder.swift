@@ -172,8 +172,8 @@ package final class HistoryRecorder: Sendable {
     package func run() -> String? {
         let store = storeBox.store
         var lastCommit = WallClock.engineNanoseconds
-        /// Commits failed in a row (a full disk fails every one: `DaemonLog` keeps that to a
-        /// line and a summary a minute).
+        // Commits failed in a row (a full disk fails every one: `DaemonLog` keeps that to a
+        // line and a summary a minute).
         var failedCommits = 0
         while true {
             usleep(20_000)
