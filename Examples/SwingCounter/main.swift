@@ -1,10 +1,10 @@
 // swing-counter: counts forehand and backhand swings from device motion (CMMotionManager), on a
-// board file given as the argument (default: the simulated MPU-9250), for 10 s.
+// board file given as the argument (default: the system's board; `boards/sim-mpu-9250.board` for a simulated one), for 10 s.
 import Foundation
 import OpenCoreMotion
 import Synchronization
 
-let manager = CMMotionManager(board: CommandLine.arguments.dropFirst().first ?? CMMotionManager.defaultBoardPath)
+let manager = CMMotionManager(board: CommandLine.arguments.dropFirst().first)   // a board file, else the system's board
 guard manager.isDeviceMotionAvailable else {
     FileHandle.standardError.write(Data("swing-counter: device motion is not available: \(manager.boardError.map { "\($0)" } ?? "the board has no accelerometer and gyroscope")\n".utf8))
     exit(1)

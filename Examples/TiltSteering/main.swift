@@ -1,11 +1,11 @@
 // tilt-steering: steering and throttle from gravity (CMMotionManager device motion), printed 5
-// times a second for 5 s, on a board file given as the argument (default: the simulated MPU-9250).
+// times a second for 5 s, on a board file given as the argument (default: the system's board; `boards/sim-mpu-9250.board` for a simulated one).
 import Foundation
 import OpenCoreMotion
 
-let manager = CMMotionManager(board: CommandLine.arguments.dropFirst().first ?? CMMotionManager.defaultBoardPath)
+let manager = CMMotionManager(board: CommandLine.arguments.dropFirst().first)   // a board file, else the system's board
 guard manager.isDeviceMotionAvailable else {
-    FileHandle.standardError.write(Data("tilt-steering: device motion is not available on this board\n".utf8))
+    FileHandle.standardError.write(Data("tilt-steering: device motion is not available: \(manager.boardError.map { "\($0)" } ?? "the board has no accelerometer and gyroscope")\n".utf8))
     exit(1)
 }
 manager.deviceMotionUpdateInterval = 0.2

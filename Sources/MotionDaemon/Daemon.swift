@@ -53,8 +53,14 @@ package final class Daemon {
         var mask = Self.stopSignals
         pthread_sigmask(SIG_BLOCK, &mask, nil)
         policy = try AccessPolicy.load(path: configuration.policyPath)
-        do { board = try LiveBoard.open(path: configuration.board) } catch {
-            throw DaemonError("the board file could not be loaded: \(error)", advice: "Give an existing board file with --board (see boards/README.md).")
+        if let path = configuration.board {
+            do { board = try LiveBoard.open(path: path) } catch {
+                throw DaemonError("the board file could not be loaded: \(error)", advice: "Give an existing board file with --board (see boards/README.md).")
+            }
+        } else {
+            do { board = try LiveBoard.openSystemBoard() } catch {
+                throw DaemonError("no system board: \(error.message)", advice: "Or give a board file with --board (see boards/README.md).")
+            }
         }
         let directory = HistoryStore.directory(root: configuration.historyRoot, board: board.path)
         for folder in [configuration.historyRoot, directory] where mkdir(folder, 0o750) != 0 && errno != EEXIST {

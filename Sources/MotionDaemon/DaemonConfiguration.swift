@@ -1,7 +1,9 @@
 /// How `motiond` runs (its command-line options).
 package struct DaemonConfiguration: Sendable {
-    /// The board file (resolved as `LiveBoard.resolve` does: absolute, relative, or a name in boards/).
-    package var board = "sim-walker.board"
+    /// The board file (resolved as `LiveBoard.resolve` does: absolute, relative, or the name of
+    /// an installed one); nil for the system's board (`SystemBoard`: OPENCOREMOTION_BOARD,
+    /// /etc/opencoremotion/board, else a probe of the I2C buses).
+    package var board: String?
     /// The history root: the board's history goes in `ROOT/BOARD` (`HistoryStore.directory`).
     package var historyRoot = "/var/lib/opencoremotion"
     package var socketPath = "/run/opencoremotion/motiond.sock"

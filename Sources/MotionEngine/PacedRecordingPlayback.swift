@@ -6,14 +6,10 @@ public import Recordings
 /// (Simulated boards, which run recordings through chip emulators and drivers, are
 /// ``BoardRuntime`` with emulated buses.)
 public final class PacedRecordingPlayback {
-    /// The bundled recording played by default: a person standing, then
-    /// walking, with a waist-worn phone (UCI HAPT, CC BY 4.0; see Tests/Recordings/README.md).
-    /// Found from this source file's location, so it exists in a checkout of the repository.
-    public static let defaultRecordingPath: String = {
-        var path = "\(#filePath)"  // <root>/Sources/MotionEngine/PacedRecordingPlayback.swift
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        return path + "/Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz"
-    }()
+    /// The bundled recording tools play by default, as a path in the source tree (find it with
+    /// `BoardLocations.locate`): a person standing, then walking, with a waist-worn phone
+    /// (UCI HAPT, CC BY 4.0; see Tests/Recordings/README.md).
+    public static let defaultRecording = "Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz"
 
     public let playback: RecordingPlayback
     private var clock: PacedClock
@@ -21,7 +17,7 @@ public final class PacedRecordingPlayback {
     /// - Parameters:
     ///   - recordingPath: the recording to play.
     ///   - speed: 1 plays in real time, 10 ten times faster, 0 as fast as possible.
-    public init(recordingPath: String = PacedRecordingPlayback.defaultRecordingPath, speed: Double = 1) throws(EngineError) {
+    public init(recordingPath: String = BoardLocations.locate(PacedRecordingPlayback.defaultRecording), speed: Double = 1) throws(EngineError) {
         playback = try RecordingPlayback(path: recordingPath)
         clock = PacedClock(speed: speed)
     }

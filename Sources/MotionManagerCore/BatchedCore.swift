@@ -49,15 +49,11 @@ package final class BatchedCore: DaemonOrBoardCore, Sendable {
 
     private let state = Mutex(State())
 
-    /// `boards/sim-gy-521.board`: a simulated MPU-6050 read through its FIFO.
-    package static var defaultBoardPath: String { BoardDescription.boardsFolder + "/sim-gy-521.board" }
-
     /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does), or of the
-    /// system's board when nil (motiond's when it runs: `DaemonBackend`; else `defaultBoardPath`).
+    /// system's board when nil (motiond's when it runs: `DaemonBackend`; else `SystemBoard`'s).
     package init(board: String?, daemonSocket: String? = nil) {
         (daemon, self.board, boardPath, boardError, boardFailure) = DaemonBackend.source(board: board, daemonSocket: daemonSocket,
-                                                                                          name: "batched sensor manager",
-                                                                                          defaultBoard: Self.defaultBoardPath)
+                                                                                          name: "batched sensor manager")
         fifo = self.board.flatMap { HighRateFIFO(board: $0.description) }
         if let daemon {
             let welcome = daemon.welcome

@@ -69,8 +69,9 @@ package enum DaemonBackend {
     }
 
     /// What a core runs on, by the rule: motiond (no board: its board file, or its name), or
-    /// `board` (`defaultBoard` when nil) loaded in-process, with why it could not be.
-    static func source(board: String?, daemonSocket: String?, name: String, defaultBoard: String = ManagerCore.defaultBoardPath)
+    /// `board` (the system's board when nil: `SystemBoard`'s rule) loaded in-process, with why
+    /// it could not be.
+    static func source(board: String?, daemonSocket: String?, name: String)
         -> (daemon: DaemonClient?, board: LiveBoard?, boardPath: String, boardError: MotionManagerError?, boardFailure: EngineError?) {
         switch answer(board: board, daemonSocket: daemonSocket, name: name) {
         case .daemon(let client, let path):
@@ -79,7 +80,7 @@ package enum DaemonBackend {
             let path = daemonSocket ?? DaemonClient.socketPath
             return (nil, nil, "motiond at \(path)", MotionManagerError(.notAvailable, "\(name): \(error.description)"), nil)
         case .inProcess:
-            let load = BoardFileLoad(board ?? defaultBoard)
+            let load = board.map(BoardFileLoad.init) ?? BoardFileLoad.system()
             return (nil, load.board, load.path, load.error, load.failure)
         }
     }
@@ -98,7 +99,7 @@ package enum DaemonBackend {
             }
             return client.welcome.sensors.contains(bit)
         }
-        return (try? LiveBoard.open(path: board ?? ManagerCore.defaultBoardPath))?.channels.contains(sensor) ?? false
+        return (board.map(BoardFileLoad.init) ?? BoardFileLoad.system()).board?.channels.contains(sensor) ?? false
     }
 
     /// What motiond grants this user, as `CMAuthorizationStatus`'s raw value: 3 (authorized)

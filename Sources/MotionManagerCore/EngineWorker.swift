@@ -36,7 +36,7 @@ final class EngineWorker {
 
     init(board: LiveBoard) throws(EngineError) {
         self.board = board
-        runtime = try BoardRuntime(board.description, root: BoardDescription.repositoryRoot, speed: 1)
+        runtime = try BoardRuntime(board.description, root: BoardLocations.dataRoot(forBoardFile: board.path), speed: 1)
         origin = PacedClock.monotonicNanoseconds()
         // What `motionctl calibrate` stored for this board (gyroscope bias, accelerometer, magnetometer).
         calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board.path))

@@ -54,14 +54,32 @@ package final class LiveBoard: Sendable {
         }
     }
 
+    /// The process's engine for a board made in memory (`SystemBoard`'s probe), under `key`.
+    package static func open(boardFile text: String, key: String) throws(EngineError) -> LiveBoard {
+        if let board = boards.withLock({ $0[key] }) { return board }
+        let description: BoardDescription
+        do {
+            description = try BoardFileParser.parse(text, path: key)
+        } catch {
+            throw .board(error)
+        }
+        return boards.withLock { boards in
+            if let existing = boards[key] { return existing }
+            let board = LiveBoard(path: key, description: description)
+            boards[key] = board
+            return board
+        }
+    }
+
     /// The board file for `path`: an absolute path as is; a relative one from the current
-    /// directory if it exists there, else from the repository root ("boards/sim-gy-521.board"),
-    /// else from the boards folder ("sim-gy-521.board"). A path found nowhere is returned made
-    /// absolute from the current directory, so the loader's error names where it looked.
+    /// directory if it exists there ("boards/sim-gy-521.board" in a checkout), else from the
+    /// installed boards folder ("sim-gy-521.board": `BoardLocations`). A path found nowhere is
+    /// returned made absolute from the current directory, so the loader's error names where it
+    /// looked. Never from the source tree the code was built in.
     package static func resolve(_ path: String) -> String {
         if path.hasPrefix("/") { return normalized(path) }
         let current = currentDirectory()
-        for candidate in [current + "/" + path, BoardDescription.repositoryRoot + "/" + path, BoardDescription.boardsFolder + "/" + path]
+        for candidate in [current + "/" + path, BoardLocations.boardsFolder + "/" + path]
         where access(candidate, F_OK) == 0 {
             return normalized(candidate)
         }

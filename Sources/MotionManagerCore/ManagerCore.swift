@@ -39,12 +39,8 @@ package final class ManagerCore: DaemonOrBoardCore, Sendable {
         var declination: Double = 0
     }
 
-    /// `boards/sim-mpu-9250.board` of this checkout: a simulated MPU-9250 with its AK8963
-    /// (accelerometer, gyroscope, magnetometer) feeling a bundled recording.
-    package static var defaultBoardPath: String { BoardDescription.boardsFolder + "/sim-mpu-9250.board" }
-
     /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does), or of the
-    /// system's board when nil: motiond's when it runs, else `defaultBoardPath` in-process
+    /// system's board when nil: motiond's when it runs, else `SystemBoard`'s in-process
     /// (`DaemonBackend` has the rule; `daemonSocket` overrides `OPENCOREMOTION_SOCKET`). Loading
     /// only reads the file; the chips are brought up by the first `start`.
     package init(board: String?, daemonSocket: String? = nil) {

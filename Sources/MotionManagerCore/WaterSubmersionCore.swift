@@ -23,9 +23,6 @@ package enum WaterSubmersionFeed: Sendable {
 /// The surface pressure is learned from the moment updates start: start them before going
 /// into the water (see `WaterSubmersionTracker`). Thread-safe.
 package final class WaterSubmersionCore: Sendable {
-    /// The board a manager opens by default: a simulated dive.
-    package static let defaultBoardPath = "boards/sim-ms5837.board"
-
     package let boardPath: String
     package let board: LiveBoard?
     package let boardError: MotionManagerError?
@@ -42,10 +39,10 @@ package final class WaterSubmersionCore: Sendable {
     }
     private let state = Mutex(State())
 
-    /// A manager of the board file at `board`. `waterDensity` in kg/m³ (1000 fresh, 1025 salt);
+    /// A manager of the board file at `board` (nil: the system's board, `SystemBoard`). `waterDensity` in kg/m³ (1000 fresh, 1025 salt);
     /// `maximumDepth` in m (nil: the sensor's range in this water).
-    package init(board: String, waterDensity: Double, maximumDepth: Double?) {
-        let load = BoardFileLoad(board)
+    package init(board: String?, waterDensity: Double, maximumDepth: Double?) {
+        let load = board.map(BoardFileLoad.init) ?? BoardFileLoad.system()
         (self.board, boardPath, boardError, boardFailure) = (load.board, load.path, load.error, load.failure)
         let sensor = load.board?.description.depthSensor
         self.sensor = sensor
@@ -63,8 +60,8 @@ package final class WaterSubmersionCore: Sendable {
     /// The board has a depth sensor and no other barometer to mix with it.
     package var isAvailable: Bool { sensor != nil && board?.description.hasOtherBarometers == false }
 
-    package static func isAvailable(board: String) -> Bool {
-        guard let description = (try? LiveBoard.open(path: board))?.description else { return false }
+    package static func isAvailable(board: String?) -> Bool {
+        guard let description = (board.map(BoardFileLoad.init) ?? BoardFileLoad.system()).board?.description else { return false }
         return description.depthSensor != nil && !description.hasOtherBarometers
     }
 

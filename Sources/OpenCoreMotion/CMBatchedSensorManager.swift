@@ -33,13 +33,9 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
     /// Why the board file could not be loaded (then nothing is supported).
     public let boardError: CMError?
 
-    /// `boards/sim-gy-521.board` of this checkout: a simulated MPU-6050 read through its FIFO,
-    /// the board in-process when none is given and motiond does not run.
-    public static var defaultBoardPath: String { BatchedCore.defaultBoardPath }
-
     /// A manager of the board file at `board` (found as `CMMotionManager(board:)` finds it), or
-    /// of the system's board when nil: motiond's when it answers, else `defaultBoardPath`
-    /// in-process. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
+    /// of the system's board when nil: motiond's when it answers, else the configured or probed
+    /// board in-process. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
     public init(board: String? = nil, daemonSocket: String? = nil) {
         core = BatchedCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
@@ -59,8 +55,7 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
 
     // MARK: Support and rates
 
-    /// Core Motion's class property: whether the system's board (motiond's when it runs, else
-    /// `defaultBoardPath`) has an IMU read through a hardware FIFO. A manager of another board
+    /// Core Motion's class property: whether the system's board (`init(board: nil)`) has an IMU read through a hardware FIFO. A manager of another board
     /// says its own.
     public static var isAccelerometerSupported: Bool { CMBatchedSensorManager().isAccelerometerSupported }
     public static var isDeviceMotionSupported: Bool { CMBatchedSensorManager().isDeviceMotionSupported }

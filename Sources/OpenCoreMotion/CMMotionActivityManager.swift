@@ -53,7 +53,7 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
 
     // MARK: Availability
 
-    /// Whether the default board (`CMMotionManager.defaultBoardPath`) has an accelerometer.
+    /// Whether the system's board (`CMMotionManager(board: nil)`'s) has an accelerometer.
     public class func isActivityAvailable() -> Bool { ActivityCore.isAvailable(board: nil) }
 
     /// What motiond grants this user when it runs (`.denied` outside group motion, `.restricted` by

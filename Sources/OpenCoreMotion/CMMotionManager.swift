@@ -32,15 +32,13 @@ public final class CMMotionManager: Sendable, CustomStringConvertible {
 
     package var store: PullStore { core.store }
 
-    /// `boards/sim-mpu-9250.board` of this checkout: a simulated MPU-9250 with its AK8963
-    /// (accelerometer, gyroscope, magnetometer) feeling a bundled recording.
-    public static var defaultBoardPath: String { ManagerCore.defaultBoardPath }
-
-    /// A manager of the board file at `board`: absolute, relative to the current directory, to
-    /// the repository root (`boards/sim-gy-521.board`) or to its boards folder
-    /// (`sim-gy-521.board`); nil for the system's board: motiond's when it answers on
-    /// `daemonSocket` (default `OPENCOREMOTION_SOCKET`, else /run/opencoremotion/motiond.sock),
-    /// else `defaultBoardPath` in-process. A board file given is served by motiond only if it
+    /// A manager of the board file at `board`: absolute, relative to the current directory
+    /// (`boards/sim-gy-521.board` in a checkout) or to the installed boards folder
+    /// (`sim-gy-521.board`: PREFIX/share/opencoremotion/boards); nil for the system's board:
+    /// motiond's when it answers on `daemonSocket` (default `OPENCOREMOTION_SOCKET`, else
+    /// /run/opencoremotion/motiond.sock), else in-process the board `OPENCOREMOTION_BOARD` or
+    /// /etc/opencoremotion/board names, else what a probe of the I2C buses finds (an IMU), else
+    /// none, with `boardError` saying what to do (docs/swift-api.md, "The system's board"). A board file given is served by motiond only if it
     /// is the daemon's own. `OPENCOREMOTION_NO_DAEMON=1` always runs in-process. Loading only reads the file; the chips are brought up by the first
     /// `start…`. A board file that cannot be loaded gives a manager with no sensors available
     /// and the reason in `boardError`.
@@ -81,7 +79,7 @@ public final class CMMotionManager: Sendable, CustomStringConvertible {
         CMAttitudeReferenceFrame(rawValue: core.availableReferenceFrames.rawValue)
     }
 
-    /// Core Motion's class method: the frames of the default board (`defaultBoardPath`). A
+    /// Core Motion's class method: the frames of the system's board (`init(board: nil)`). A
     /// manager of another board says its own in `availableAttitudeReferenceFrames`.
     public class func availableAttitudeReferenceFrames() -> CMAttitudeReferenceFrame {
         CMMotionManager().availableAttitudeReferenceFrames

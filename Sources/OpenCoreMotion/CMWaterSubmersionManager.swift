@@ -22,8 +22,6 @@ public protocol CMWaterSubmersionManagerDelegate: AnyObject, Sendable {
 /// submerged. Fresh or salt water (`waterDensity`) and the rated depth (`maximumDepth`) are
 /// this API's additions: Core Motion knows the watch's. Thread-safe.
 public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
-    /// The board a manager opens by default: a simulated dive.
-    public static let defaultBoardPath = WaterSubmersionCore.defaultBoardPath
     public static let freshWaterDensity = 1000.0
     public static let saltWaterDensity = 1025.0
 
@@ -43,8 +41,9 @@ public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
     private let delegateBox = Mutex(WeakDelegate())
 
     /// A manager of the board file at `board`, in water of `waterDensity` (kg/m³), rated to
-    /// `maximumDepth` metres (nil: the depth sensor's range in that water).
-    public init(board: String = CMWaterSubmersionManager.defaultBoardPath, waterDensity: Double = freshWaterDensity, maximumDepth: Double? = nil) {
+    /// `maximumDepth` metres (nil: the depth sensor's range in that water). No board: the
+    /// system's (`OPENCOREMOTION_BOARD`, /etc/opencoremotion/board, else a probe of the I2C buses).
+    public init(board: String? = nil, waterDensity: Double = freshWaterDensity, maximumDepth: Double? = nil) {
         core = WaterSubmersionCore(board: board, waterDensity: waterDensity, maximumDepth: maximumDepth)
         boardPath = core.boardPath
         boardError = core.boardError.map(CMError.init)
@@ -58,8 +57,8 @@ public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
 
     public var description: String { "CMWaterSubmersionManager(\(core.summary))" }
 
-    /// Whether the default board (`boards/sim-ms5837.board`) has a depth sensor.
-    public class var waterSubmersionAvailable: Bool { WaterSubmersionCore.isAvailable(board: defaultBoardPath) }
+    /// Whether the system's board has a depth sensor.
+    public class var waterSubmersionAvailable: Bool { WaterSubmersionCore.isAvailable(board: nil) }
     /// Whether this manager's board has a depth sensor.
     public var isWaterSubmersionAvailable: Bool { core.isAvailable }
     /// Always `.authorized`: Linux has no per-app consent (see `CMAuthorizationStatus`).

@@ -41,7 +41,7 @@ public func ocm_water_submersion_open(_ boardPath: UnsafePointer<CChar>?, _ wate
         return fail(OCM_STATUS_INVALID_ARGUMENT, "ocm_water_submersion_open: a maximum depth of \(maximumDepth) m is not a depth: "
                     + "give the rating in metres, or 0 for the sensor's range.")
     }
-    let manager = WaterSubmersionCore(board: boardPath.map { String(cString: $0) } ?? WaterSubmersionCore.defaultBoardPath,
+    let manager = WaterSubmersionCore(board: boardPath.map { String(cString: $0) },
                                       waterDensity: waterDensity, maximumDepth: maximumDepth > 0 ? maximumDepth : nil)
     if let failure = manager.boardFailure { return fail(status(forLoading: failure), failure.description) }
     out.pointee = OpaquePointer(WaterSubmersionHandle.registry.register(WaterSubmersionHandle(manager: manager)))

@@ -10,7 +10,7 @@ struct BatchedStageTests {
     let period: Int64 = 1_000_000  // 1 kHz
 
     func stage() throws -> BatchedStage {
-        let board = try BoardDescription.load(path: BoardDescription.boardsFolder + "/sim-gy-521.board")
+        let board = try BoardDescription.load(path: ProjectPaths.root + "/boards/sim-gy-521.board")
         let stage = BatchedStage(board: board, calibration: nil)
         stage.rateChanged(decimation: 10, periodNanoseconds: period, overflows: 0)
         return stage

@@ -67,7 +67,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         AllocationCounter.install()
-        let root = BoardDescription.repositoryRoot + "/Tests/Recordings/"
+        let root = BoardLocations.locate("Tests/Recordings") + "/"
         let stages = stage.map { [$0] } ?? BenchStageName.allCases.filter { $0 != .allocating }
         var loaded: [String: Workload] = [:]
         func workload(_ file: String) throws -> Workload {
@@ -120,7 +120,7 @@ struct Bench: ParsableCommand {
     /// reading), then runs the stages its sensors allow on them.
     private func boardRows(_ path: String) throws -> [BenchRow] {
         let description = try BoardDescription.load(path: path)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: speed)
+        let runtime = try BoardRuntime(description, root: BoardLocations.dataRoot(forBoardFile: path), speed: speed)
         runtime.printWarningsToStandardError()
         var readings: [SensorReading] = []
         readings.reserveCapacity(Int(duration * 4000) + 1024)

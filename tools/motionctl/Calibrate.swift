@@ -34,7 +34,7 @@ struct Calibrate: ParsableCommand {
     var sensor: Sensor
 
     @Option(help: "A board file (see boards/README.md).")
-    var board: String = BoardDescription.boardsFolder + "/sim-mpu-9250.board"
+    var board: String = BoardLocations.locate("boards/sim-mpu-9250.board")
 
     @OptionGroup var playback: PlaybackOptions
 
@@ -47,7 +47,7 @@ struct Calibrate: ParsableCommand {
     func run() throws {
         if sensor == .stride { return try StrideCalibration(options: stride, board: board, speed: playback.speed ?? 1).run() }
         let description = try BoardDescription.load(path: board)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
+        let runtime = try BoardRuntime(description, root: BoardLocations.dataRoot(forBoardFile: board), speed: playback.speed ?? 1)
         runtime.printWarningsToStandardError()
         let path = BoardCalibration.path(forBoard: board)
         var calibration = try BoardCalibration.load(path: path) ?? BoardCalibration()

@@ -82,7 +82,7 @@ struct StrideCalibration {
     /// Steps and model distance of a live walk, from its first step to the pause that ends it.
     private func walkLive(model: StrideModel) throws -> (steps: Int, meters: Double) {
         let description = try BoardDescription.load(path: board)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: speed)
+        let runtime = try BoardRuntime(description, root: BoardLocations.dataRoot(forBoardFile: board), speed: speed)
         runtime.printWarningsToStandardError()
         print(String(format: "walk %.0f m at your usual pace, then stand still", distance))
         var stage = PedometerStage(stride: model)

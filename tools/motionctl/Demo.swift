@@ -14,14 +14,14 @@ struct Demo: ParsableCommand {
             """)
 
     @Option(help: "A board file (see boards/README.md).")
-    var board: String = BoardDescription.boardsFolder + "/sim-sense-hat.board"
+    var board: String = BoardLocations.locate("boards/sim-sense-hat.board")
 
     @OptionGroup var playback: PlaybackOptions
 
     func run() throws {
         let description = try BoardDescription.load(path: board)
         let speed = playback.speed ?? 2
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: speed)
+        let runtime = try BoardRuntime(description, root: BoardLocations.dataRoot(forBoardFile: board), speed: speed)
         runtime.printWarningsToStandardError()
         print("OpenCoreMotion \(OpenCoreMotionVersion.string) demo: \(description.name)"
               + (speed > 0 ? " at \(String(format: "%g", speed))× speed" : " as fast as possible"))

@@ -34,7 +34,7 @@ struct Publish: ParsableCommand {
 
     func run() throws {
         let configuration = try config.load()
-        let board = boardFile ?? BoardDescription.boardsFolder + "/sim-walker.board"
+        let board = boardFile ?? BoardLocations.locate("boards/sim-walker.board")
         stopRequested.install()
         let publisher: BoardPublisher
         do {

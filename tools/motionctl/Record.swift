@@ -21,7 +21,7 @@ struct Record: ParsableCommand {
     var board: String?
 
     @Option(name: .long, help: "The recording to play back when no --board is given.")
-    var from: String = PacedRecordingPlayback.defaultRecordingPath
+    var from: String = BoardLocations.locate(PacedRecordingPlayback.defaultRecording)
 
     @OptionGroup var playback: PlaybackOptions
 
@@ -65,7 +65,7 @@ struct Record: ParsableCommand {
 
     private func recordBoard(_ path: String) throws -> Int {
         let description = try BoardDescription.load(path: path)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
+        let runtime = try BoardRuntime(description, root: BoardLocations.dataRoot(forBoardFile: path), speed: playback.speed ?? 1)
         runtime.printWarningsToStandardError()
         var metadata = RecordingMetadata()
         metadata["device"] = description.name + ": " + description.chips.map { "\($0.driver) at 0x\(String($0.address, radix: 16))" }.joined(separator: ", ")

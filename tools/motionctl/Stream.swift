@@ -14,7 +14,7 @@ struct Stream: ParsableCommand {
     /// `--board`, or the default: the simulated walker for the pedometer and activity, the
     /// GY-521 with a BMP280 for the altimeter, else the GY-521.
     var board: String {
-        boardFile ?? BoardDescription.boardsFolder + (pedometer || activity ? "/sim-walker.board" : altitude ? "/sim-gy-521-bmp280.board" : "/sim-gy-521.board")
+        boardFile ?? BoardLocations.locate("boards/" + (pedometer || activity ? "sim-walker.board" : altitude ? "sim-gy-521-bmp280.board" : "sim-gy-521.board"))
     }
 
     @OptionGroup var playback: PlaybackOptions
@@ -77,7 +77,7 @@ struct Stream: ParsableCommand {
                                                             interval: interval, frame: frameBit, duration: playback.duration)
         }
         let description = try BoardDescription.load(path: board)
-        let runtime = try BoardRuntime(description, root: BoardDescription.repositoryRoot, speed: playback.speed ?? 1)
+        let runtime = try BoardRuntime(description, root: BoardLocations.dataRoot(forBoardFile: board), speed: playback.speed ?? 1)
         runtime.printWarningsToStandardError()
         print("streaming \(description.name): \(description.chips.map { "\($0.label) (\($0.driver))" }.joined(separator: ", ")) (in-process engine)")
         if deviceMotion { return try streamDeviceMotion(runtime, description) }

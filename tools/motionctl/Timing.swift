@@ -17,7 +17,7 @@ struct Timing: ParsableCommand {
             """)
 
     @Option(help: "A board file (default: boards/sim-mpu-9250.board).")
-    var board: String = BoardDescription.boardsFolder + "/sim-mpu-9250.board"
+    var board: String = BoardLocations.locate("boards/sim-mpu-9250.board")
 
     @Option(help: "Ask every accelerometer/gyroscope chip for this rate in Hz (its driver takes the nearest it supports; default: the board file's).")
     var rate: Int?
@@ -33,7 +33,7 @@ struct Timing: ParsableCommand {
     func run() throws {
         var description = try BoardDescription.load(path: board)
         if let rate { description = BoardTiming.withInertialRate(description, hertz: rate) }
-        let streams = try BoardTiming.measure(description, root: BoardDescription.repositoryRoot, seconds: seconds)
+        let streams = try BoardTiming.measure(description, root: BoardLocations.dataRoot(forBoardFile: board), seconds: seconds)
         print("\(description.name), \(String(format: "%.1f", seconds)) s" + (rate.map { ", inertial rate \($0) Hz asked" } ?? ""))
         print(Self.header)
         var broken = false

@@ -32,8 +32,8 @@ struct MotionDaemonCommand: ParsableCommand {
             """,
         version: OpenCoreMotionVersion.string)
 
-    @Option(help: "The board file (a path, or a name in boards/).")
-    var board = "sim-walker.board"
+    @Option(help: "The board file (a path, or the name of an installed one; default: the system's board: OPENCOREMOTION_BOARD, /etc/opencoremotion/board, else what a probe of the I2C buses finds).")
+    var board: String?
 
     @Option(help: "The history root; the board's history is in ROOT/BOARD.")
     var history = "/var/lib/opencoremotion"

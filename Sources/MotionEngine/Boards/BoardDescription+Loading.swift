@@ -1,21 +1,11 @@
 import Glibc
 
 extension BoardDescription {
-    /// The repository's `boards/` folder, found from this source file (in a checkout).
-    public static let boardsFolder: String = {
-        var path = "\(#filePath)"  // <root>/Sources/MotionEngine/Boards/BoardDescription+Loading.swift
-        for _ in 0..<4 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        return path + "/boards"
-    }()
-
-    /// The repository root (relative `motion` paths in board files start here).
-    public static var repositoryRoot: String { String(boardsFolder.dropLast("/boards".count)) }
-
     /// Reads and validates a board file.
     public static func load(path: String) throws(EngineError) -> BoardDescription {
         guard let file = fopen(path, "r") else {
             throw .board(BoardError(path: path, line: nil, problem: "could not open the board file: \(String(cString: strerror(errno)))",
-                                    advice: "Board files are in \(boardsFolder)."))
+                                    advice: "Check the path; installed board files are in \(BoardLocations.boardsFolder) (`motionctl probe` writes one for what answers on the I2C buses)."))
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
