@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and installs the C library:
 #   PREFIX/lib/libopencoremotion.so.0.1.0 (+ .so.0 and .so links), PREFIX/include/opencoremotion.h,
-#   PREFIX/lib/pkgconfig/opencoremotion.pc
+#   PREFIX/lib/pkgconfig/opencoremotion.pc, PREFIX/share/opencoremotion/boards/*.board and the
+#   recordings the simulated boards replay (PREFIX/share/opencoremotion/Tests/Recordings/)
 # Usage: tools/install-c-library.sh [PREFIX]   (default /usr/local; run as root for system prefixes)
 # The Swift runtime is linked in statically (-static-stdlib): the library needs only libc, libm,
 # libstdc++, libgcc_s and the Debian libraries it binds (zlib, libi2c, libiio) at run time, and
@@ -40,6 +41,15 @@ Requires.private: zlib libiio libmosquitto
 Libs.private: -li2c
 Cflags: -I\${includedir}
 PC
+# Board files, found from the library's own prefix (BoardLocations: never from this checkout),
+# and the recordings simulated boards name, at the same path relative to the boards' parent
+# folder as here, where a board's relative `motion` path starts.
+data="$prefix/share/opencoremotion"
+install -d "$data/boards"
+install -m 0644 boards/*.board boards/README.md "$data/boards/"
+sed -n 's/^motion *= *\([^ #]*\).*/\1/p' boards/*.board | grep -v '^synthetic:' | sort -u | while read -r recording; do
+    install -D -m 0644 "$recording" "$data/$recording"
+done
 # A system prefix: refresh the dynamic linker's cache so programs find the new library.
 if [ "$(id -u)" -eq 0 ] && { [ "$prefix" = /usr/local ] || [ "$prefix" = /usr ]; }; then ldconfig; fi
 echo "installed opencoremotion $version into $prefix"

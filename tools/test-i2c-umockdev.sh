@@ -65,6 +65,15 @@ probe_identifies_chip_and_owned_address() {
 }
 check "probe --bus 1: BMP280 at 0x76, 0x77 owned by a kernel driver (EBUSY)" probe_identifies_chip_and_owned_address
 
+probe_write_refuses_a_bus_without_an_imu() {
+    # The system's board needs an IMU: a BMP280 alone is reported, and no file is written.
+    ! fixture -- "$motionctl" probe --bus 1 --write --output "$root/etc/board" 2>"$root/err.txt" || return 1
+    cat "$root/err.txt"
+    grep -qF "Could not write the system's board file $root/etc/board: no IMU answered on i2c-1" "$root/err.txt" &&
+        grep -qF 'raspi-config' "$root/err.txt" && [ ! -e "$root/etc/board" ]
+}
+check "probe --write: a bus without an IMU is no board (nothing written, says what to check)" probe_write_refuses_a_bus_without_an_imu
+
 stream_reads_values_with_combined_transfers() {
     stream >"$root/out.txt" || return 1
     local count

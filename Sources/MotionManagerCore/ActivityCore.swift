@@ -155,8 +155,8 @@ package final class ActivityCore: DaemonOrBoardCore, Sendable {
 
     /// The activities from `start` to `end` (engine clock, ns; `end` excluded), smoothed as a
     /// history reads (`ActivityHistory`): every record overlapping the range, oldest first, the
-    /// first possibly starting before `start`. From the history kept since the board's activity
-    /// first opened; empty before that.
+    /// first possibly starting before `start`. From motiond's 7-day history; in-process there is
+    /// none to ask (`HistoryQueries`): an error that says to start motiond.
     package func query(from start: Int64, to end: Int64) throws(MotionManagerError) -> [ActivityHistory.Record] {
         if let daemon {
             if let error = DaemonBackend.authorizationError(daemon, doing: "Activity queries") { throw error }
@@ -169,11 +169,11 @@ package final class ActivityCore: DaemonOrBoardCore, Sendable {
                 throw DaemonBackend.error(error, doing: "An activity query to motiond")
             }
         }
-        guard let activity else { throw unavailable("activity queries") }
+        guard activity != nil else { throw unavailable("activity queries") }
         guard start <= end else {
             throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
         }
-        return activity.records(from: start, to: end)
+        throw HistoryQueries.needsDaemon("Activity queries (queryActivityStarting)", live: "startActivityUpdates(to:withHandler:)")
     }
 
     /// Why activity is not available on this board (nil if it is): the board file could not be

@@ -133,8 +133,9 @@ package final class PedometerCore: DaemonOrBoardCore, Sendable {
 
     // MARK: Queries
 
-    /// What was counted from `start` to `end` (engine clock, ns; `end` excluded), from the
-    /// history kept since the board's pedometer first opened.
+    /// What was counted from `start` to `end` (engine clock, ns; `end` excluded), from motiond's
+    /// 7-day history. In-process there is no history to ask (`HistoryQueries`): an error that
+    /// says to start motiond, never an empty answer that reads as "no steps".
     package func query(from start: Int64, to end: Int64) throws(MotionManagerError) -> PedometerValues {
         if let daemon {
             try checkDaemon(for: "pedometer queries", available: isStepCountingAvailable || isFloorCountingAvailable)
@@ -150,11 +151,11 @@ package final class PedometerCore: DaemonOrBoardCore, Sendable {
                 throw DaemonBackend.error(error, doing: "A pedometer query to motiond")
             }
         }
-        guard let pedometer else { throw unavailable("pedometer queries", needs: [.accelerometer, .barometer]) }
+        guard pedometer != nil else { throw unavailable("pedometer queries", needs: [.accelerometer, .barometer]) }
         guard start <= end else {
             throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
         }
-        return pedometer.data(from: start, to: end)
+        throw HistoryQueries.needsDaemon("Pedometer queries (queryPedometerData)", live: "startUpdates(from:withHandler:)")
     }
 
     // MARK: Helpers

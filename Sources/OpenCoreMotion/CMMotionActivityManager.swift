@@ -98,10 +98,10 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
 
     /// Calls `handler` on `queue` with the activities from `start` to `end`, oldest first, as a
     /// history should read: short stops inside a walk merged, brief blips removed (see
-    /// `ActivityHistory`). The first may start before `start`. From what the board classified
-    /// since its first activity manager was created; errors: `.motionActivityNotAvailable`
-    /// (no accelerometer, or a board file that could not be loaded), `.invalidParameter`
-    /// (`end` before `start`).
+    /// `ActivityHistory`). The first may start before `start`. From motiond's 7-day history, as
+    /// Core Motion answers from the coprocessor's; errors: `.motionActivityNotAvailable` (no
+    /// accelerometer, a board file that could not be loaded, or no motiond: the message says
+    /// how to start it), `.invalidParameter` (`end` before `start`).
     public func queryActivityStarting(from start: Date, to end: Date, to queue: OperationQueue,
                                       withHandler handler: @escaping CMMotionActivityQueryHandler) {
         let answer: Result<[CMMotionActivity], CMError>

@@ -96,8 +96,10 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
     // MARK: Queries
 
     /// Calls `handler` (on `handlerQueue`) with what was counted from `start` to `end`, from
-    /// what the board counted since its first pedometer was created. Ranges that tile a span add
-    /// up to the span (a step belongs to the range holding its time, `end` excluded).
+    /// motiond's 7-day history (Core Motion answers from the coprocessor's). Ranges that tile a
+    /// span add up to the span (a step belongs to the range holding its time, `end` excluded).
+    /// Without motiond: `.notAvailable`, with a message that says how to start it (an empty
+    /// answer would read as "no steps").
     public func queryPedometerData(from start: Date, to end: Date, withHandler handler: @escaping CMPedometerHandler) {
         let answer: Result<CMPedometerData, CMError>
         do {

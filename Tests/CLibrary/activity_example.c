@@ -93,6 +93,11 @@ int main(int argc, char **argv) {
     ocm_motion_activity history[16];
     size_t count = 0;
     status = ocm_activity_manager_query(manager, started_ns, unix_now_ns(), history, sizeof history / sizeof history[0], &count);
+    if (status == OCM_STATUS_NOT_AVAILABLE) {  /* no motiond, so no history: say why and end */
+        printf("no history: %s\n", ocm_last_error_message());
+        ocm_activity_manager_close(manager);
+        return saw_walking ? 0 : 1;
+    }
     if (status != OCM_STATUS_OK) return fail("query", status);
     printf("history of these %ld s (smoothed):\n", seconds);
     for (size_t i = 0; i < count && i < sizeof history / sizeof history[0]; i++) {

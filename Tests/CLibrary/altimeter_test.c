@@ -38,8 +38,8 @@ static void count_update(const ocm_altitude_data *data, ocm_status status, void 
 
 static void test_availability_and_errors(void) {
     ocm_altimeter *mpu9250 = NULL;
-    ocm_status status = ocm_altimeter_open(NULL, &mpu9250); /* the simulated MPU-9250: no barometer */
-    CHECK(status == OCM_STATUS_OK && mpu9250, "open default: %s (%s)", ocm_status_string(status), ocm_last_error_message());
+    ocm_status status = ocm_altimeter_open("boards/sim-mpu-9250.board", &mpu9250); /* no barometer */
+    CHECK(status == OCM_STATUS_OK && mpu9250, "open the simulated MPU-9250: %s (%s)", ocm_status_string(status), ocm_last_error_message());
     if (!mpu9250) return;
     CHECK(ocm_altimeter_is_available(mpu9250) == 0, "no barometer");
     status = ocm_altimeter_start_updates(mpu9250, OCM_ALTITUDE_RELATIVE, NULL, NULL);

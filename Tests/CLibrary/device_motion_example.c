@@ -2,7 +2,8 @@
  * (roll, pitch, yaw in degrees) for 2 s from a callback, checks what it got and exits 0.
  *
  *   gcc -std=c11 -Wall -Wextra -Werror device_motion_example.c $(pkg-config --cflags --libs opencoremotion)
- *   ./a.out [BOARD_FILE]        (default: boards/sim-mpu-9250.board of the source checkout)
+ *   ./a.out [BOARD_FILE]        (default: the system's board: OPENCOREMOTION_BOARD,
+ *                                /etc/opencoremotion/board, else what answers on the I2C buses)
  *
  * The callback runs on the library's engine thread, not on main: it only prints and counts,
  * and main reads the count after ocm_motion_manager_stop(), which guarantees the callback is no
@@ -48,7 +49,7 @@ static int fail(const char *what, ocm_status status) {
 }
 
 int main(int argc, char **argv) {
-    const char *board = argc > 1 ? argv[1] : NULL; /* NULL: the simulated MPU-9250 */
+    const char *board = argc > 1 ? argv[1] : NULL; /* NULL: the system's board */
     ocm_motion_manager *manager = NULL;
     ocm_status status = ocm_motion_manager_open(board, &manager);
     if (status != OCM_STATUS_OK) return fail("open", status);

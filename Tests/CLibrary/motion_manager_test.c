@@ -66,8 +66,8 @@ static void test_availability_and_errors(void) {
 
 static void test_pull_push_and_stop(void) {
     ocm_motion_manager *manager = NULL;
-    ocm_status status = ocm_motion_manager_open(NULL, &manager);
-    CHECK(status == OCM_STATUS_OK, "open default: %s (%s)", ocm_status_string(status), ocm_last_error_message());
+    ocm_status status = ocm_motion_manager_open("boards/sim-mpu-9250.board", &manager);
+    CHECK(status == OCM_STATUS_OK, "open the simulated MPU-9250: %s (%s)", ocm_status_string(status), ocm_last_error_message());
     if (!manager) return;
     CHECK(ocm_motion_manager_available_reference_frames(manager) == 0xf, "all four frames");
     /* Pull: accelerometer without a callback. */

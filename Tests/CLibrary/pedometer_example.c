@@ -71,7 +71,8 @@ int main(int argc, char **argv) {
     if ((status = ocm_pedometer_stop_updates(pedometer)) != OCM_STATUS_OK) return fail("stop", status);
     if ((status = ocm_pedometer_stop_event_updates(pedometer)) != OCM_STATUS_OK) return fail("stop events", status);
     ocm_pedometer_data total;
-    if ((status = ocm_pedometer_query(pedometer, started_ns, unix_now_ns(), &total)) != OCM_STATUS_OK) return fail("query", status);
+    /* The last live update holds the total since the start (a query needs motiond's history). */
+    if ((status = ocm_pedometer_copy_latest(pedometer, &total)) != OCM_STATUS_OK) return fail("latest", status);
     printf("in %ld s: %lld steps, %.2f m", seconds, (long long)total.number_of_steps, total.distance_m);
     if (!isnan(total.average_active_pace_s_per_m)) printf(", %.2f s/m while walking", total.average_active_pace_s_per_m);
     printf("\n");

@@ -97,7 +97,7 @@ static void test_errors_and_availability(void) {
     ocm_water_submersion_close(NULL);
 
     /* The sensor's range in sea water: 30 bar less an atmosphere is 288.4 m. */
-    CHECK(ocm_water_submersion_open(NULL, OCM_WATER_DENSITY_SALT, 0, &manager) == OCM_STATUS_OK, "open the dive");
+    CHECK(ocm_water_submersion_open("boards/sim-ms5837.board", OCM_WATER_DENSITY_SALT, 0, &manager) == OCM_STATUS_OK, "open the dive");
     CHECK(ocm_water_submersion_is_available(manager) == 1, "depth sensor");
     CHECK(absolute(ocm_water_submersion_maximum_depth(manager) - 288.4) < 0.1, "range %f", ocm_water_submersion_maximum_depth(manager));
     ocm_water_submersion_update latest;

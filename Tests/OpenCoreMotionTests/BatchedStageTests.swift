@@ -3,6 +3,7 @@ import MotionAlgorithms
 import MotionEngine
 @testable import MotionManagerCore
 import Testing
+import TestSupport
 
 /// The engine thread's batched stage on hand-made FIFO frames (no board running): losses are
 /// counted where they happen, and the other streams get one frame of every `decimation`.

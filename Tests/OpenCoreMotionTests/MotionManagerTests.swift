@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreMotion
 import Synchronization
+import MotionEngine
 import TestSupport
 import Testing
 
@@ -63,11 +64,29 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         #expect(gy521.isAccelerometerAvailable && gy521.isGyroAvailable && gy521.isDeviceMotionAvailable)
         #expect(!gy521.isMagnetometerAvailable)
 
-        // Relative names resolve from the repository root and from the boards folder.
+        // Relative names resolve from the current directory (the checkout's root under
+        // `swift test`) and from its boards folder.
         #expect(CMMotionManager(board: "boards/sim-gy-521.board").boardPath == gy521.boardPath)
         #expect(CMMotionManager(board: "sim-gy-521.board").boardPath == gy521.boardPath)
-        // The default is the simulated MPU-9250.
-        #expect(CMMotionManager().boardPath == mpu9250.boardPath)
+    }
+
+    /// No board named: the system's board (`SystemBoard`), never a simulated default. Where none
+    /// is configured and no IMU answers (CI, this container), every sensor is unavailable and
+    /// `boardError` says what to do; on a configured machine, that board.
+    @Test func withoutABoardTheSystemsBoardIsUsedNeverASimulatedOne() {
+        let manager = CMMotionManager(daemonSocket: "/tmp/ocm-no-daemon-\(getpid()).sock")
+        #expect(!manager.boardPath.hasSuffix("sim-mpu-9250.board"), "\(manager.boardPath)")
+        switch SystemBoard.choose(probe: SystemBoard.probeLinuxBuses) {
+        case .unavailable(let message):
+            #expect(!manager.isDeviceMotionAvailable && !manager.isAccelerometerAvailable)
+            #expect(manager.boardError?.code == .notAvailable && manager.boardError?.message == message, "\(String(describing: manager.boardError))")
+            #expect(message.contains("motionctl probe"), "\(message)")
+            #expect(CMMotionManager.availableAttitudeReferenceFrames() == [], "the class method asks the system's board too")
+        case .file(let path, _):
+            print("a system board is configured here (\(path)): the unconfigured case is not checked")
+        case .probed:
+            #expect(manager.boardError == nil && manager.boardPath.hasPrefix("probed:i2c-"), "\(manager.boardPath)")
+        }
     }
 
     @Test func referenceFramesPerBoard() {

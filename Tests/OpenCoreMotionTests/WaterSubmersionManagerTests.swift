@@ -21,7 +21,9 @@ final class DiveLog: CMWaterSubmersionManagerDelegate {
 
 @Suite(.serialized) struct WaterSubmersionManagerTests {
     @Test func availabilityAndABoardWithoutADepthSensor() async throws {
-        #expect(CMWaterSubmersionManager.waterSubmersionAvailable)
+        #expect(CMWaterSubmersionManager.waterSubmersionAvailable == CMWaterSubmersionManager().isWaterSubmersionAvailable,
+                "the class property answers for the system's board")
+        #expect(CMWaterSubmersionManager(board: "boards/sim-ms5837.board").isWaterSubmersionAvailable)
         #expect(CMWaterSubmersionManager.authorizationStatus == .authorized)
         let manager = CMWaterSubmersionManager(board: "boards/sim-mpu-9250.board")
         #expect(!manager.isWaterSubmersionAvailable)
@@ -38,11 +40,12 @@ final class DiveLog: CMWaterSubmersionManagerDelegate {
     }
 
     @Test func maximumDepthDefaultsToTheSensorsRangeInThatWater() {
-        let fresh = CMWaterSubmersionManager(), salt = CMWaterSubmersionManager(waterDensity: CMWaterSubmersionManager.saltWaterDensity)
+        let dive = "boards/sim-ms5837.board"
+        let fresh = CMWaterSubmersionManager(board: dive), salt = CMWaterSubmersionManager(board: dive, waterDensity: CMWaterSubmersionManager.saltWaterDensity)
         // 30 bar less one atmosphere: 295.6 m of fresh water, 288.4 m of sea water.
         #expect(abs((fresh.maximumDepth?.converted(to: .meters).value ?? 0) - 295.6) < 0.1)
         #expect(abs((salt.maximumDepth?.converted(to: .meters).value ?? 0) - 288.4) < 0.1)
-        #expect(CMWaterSubmersionManager(maximumDepth: 6).maximumDepth?.value == 6)
+        #expect(CMWaterSubmersionManager(board: dive, maximumDepth: 6).maximumDepth?.value == 6)
     }
 
     /// One whole simulated dive (boards/sim-ms5837.board, in real time: 27 s): air, splash,

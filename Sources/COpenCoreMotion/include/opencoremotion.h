@@ -279,12 +279,15 @@ typedef void (*ocm_motion_callback)(const ocm_motion_data *data, ocm_status stat
 /**
  * Opens a board for motion updates. Reads and checks the board file only: the chips are
  * brought up by the first ocm_motion_manager_start().
- * @param board_path  a board file: absolute, relative to the current directory, to the
- *                    source checkout's root ("boards/sim-gy-521.board") or to its boards
- *                    folder ("sim-gy-521.board"); NULL for the system's board: motiond's
- *                    when it answers ($OPENCOREMOTION_SOCKET, else /run/opencoremotion/motiond.sock;
- *                    OPENCOREMOTION_NO_DAEMON=1 never), else the simulated MPU-9250 in-process
- *                    (boards/sim-mpu-9250.board: accelerometer, gyroscope, magnetometer). A
+ * @param board_path  a board file: absolute, relative to the current directory (or its boards/
+ *                    folder), or the name of one installed with the library
+ *                    (PREFIX/share/opencoremotion/boards: "sim-gy-521.board"); NULL for the
+ *                    system's board: motiond's when it answers ($OPENCOREMOTION_SOCKET, else
+ *                    /run/opencoremotion/motiond.sock; OPENCOREMOTION_NO_DAEMON=1 never), else
+ *                    in-process the board file $OPENCOREMOTION_BOARD or /etc/opencoremotion/board
+ *                    names, else what a probe of the I2C buses finds (an IMU), else none: the
+ *                    manager opens and every start fails with OCM_STATUS_NOT_AVAILABLE and a
+ *                    message saying what to do. Never a simulated board unless one is named. A
  *                    board file given is served by motiond only if it is the daemon's own.
  * @param out         receives the handle on success (NULL on failure). Close it with
  *                    ocm_motion_manager_close().
@@ -460,8 +463,8 @@ typedef void (*ocm_pedometer_event_callback)(const ocm_pedometer_event *event, o
  * Opens a board's pedometer: brings the board up and starts counting (if the board has an
  * accelerometer or a barometer). A board whose chips cannot be brought up still opens; starting
  * updates then says why (OCM_STATUS_DEVICE_ERROR).
- * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: motiond's board, else the simulated
- *                    MPU-9250; "boards/sim-walker.board" simulates someone walking).
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the system's board;
+ *                    "boards/sim-walker.board" simulates someone walking).
  * @param out         receives the handle (NULL on failure); close it with ocm_pedometer_close().
  * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
  *         OCM_STATUS_MALFORMED_BOARD.
@@ -505,9 +508,10 @@ ocm_status ocm_pedometer_copy_latest(const ocm_pedometer *pedometer, ocm_pedomet
 
 /**
  * What was counted from `from_unix_ns` (included) to `to_unix_ns` (excluded), answered at once
- * from the board's history: ranges that tile a span add up to the span. Pace and cadence are NaN.
+ * from motiond's 7-day history: ranges that tile a span add up to the span. Pace and cadence are NaN.
  * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL out, or
- *         from after to); OCM_STATUS_NOT_AVAILABLE (no accelerometer or barometer).
+ *         from after to); OCM_STATUS_NOT_AVAILABLE (no accelerometer or barometer, or no
+ *         motiond: in-process there is no history, and the message says how to start it).
  */
 OCM_WARN_UNUSED_RESULT
 ocm_status ocm_pedometer_query(const ocm_pedometer *pedometer, int64_t from_unix_ns, int64_t to_unix_ns, ocm_pedometer_data *out);
@@ -592,8 +596,8 @@ typedef void (*ocm_activity_callback)(const ocm_motion_activity *activity, ocm_s
  * Opens a board's activity manager: brings the board up and starts classifying (if the board
  * has an accelerometer). A board whose chips cannot be brought up still opens; starting
  * updates then says why (OCM_STATUS_DEVICE_ERROR).
- * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: motiond's board, else the simulated
- *                    MPU-9250; "boards/sim-walker.board" simulates someone who stands and walks).
+ * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the system's board;
+ *                    "boards/sim-walker.board" simulates someone who stands and walks).
  * @param out         receives the handle (NULL on failure); close it with
  *                    ocm_activity_manager_close().
  * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
@@ -638,7 +642,7 @@ ocm_status ocm_activity_manager_copy_latest(const ocm_activity_manager *manager,
 
 /**
  * The activities from `from_unix_ns` to `to_unix_ns` (excluded), oldest first, answered at once
- * from the board's history and smoothed as a history should read (stops under 10 s inside a
+ * from motiond's 7-day history and smoothed as a history should read (stops under 10 s inside a
  * walk merged, other stretches under 5 s removed); the first may start before `from_unix_ns`.
  * @param out       an array of `capacity` activities (NULL if capacity is 0): receives the first
  *                  min(*count, capacity).
@@ -646,7 +650,7 @@ ocm_status ocm_activity_manager_copy_latest(const ocm_activity_manager *manager,
  *                  the array was too small (call again with a larger one).
  * @return OCM_STATUS_OK; OCM_STATUS_INVALID_HANDLE; OCM_STATUS_INVALID_ARGUMENT (NULL count,
  *         NULL out with a capacity, or from after to); OCM_STATUS_NOT_AVAILABLE (no
- *         accelerometer).
+ *         accelerometer, or no motiond: in-process there is no history, the message says so).
  */
 OCM_WARN_UNUSED_RESULT
 ocm_status ocm_activity_manager_query(const ocm_activity_manager *manager, int64_t from_unix_ns, int64_t to_unix_ns,
@@ -727,7 +731,9 @@ typedef void (*ocm_water_submersion_callback)(const ocm_water_submersion_update 
 /**
  * Opens a board for water submersion (reads the board file only: the board comes up when
  * updates start).
- * @param board_path          a board file (NULL: "boards/sim-ms5837.board", a simulated dive).
+ * @param board_path          a board file (NULL: the system's board, found in-process as
+ *                            ocm_motion_manager_open() finds it; "boards/sim-ms5837.board" is a
+ *                            simulated dive).
  * @param water_density_kg_m3 OCM_WATER_DENSITY_FRESH, OCM_WATER_DENSITY_SALT or a measured
  *                            density (500 to 2000).
  * @param maximum_depth_m     the depth the device is rated for, m; 0 (or NaN): the depth
@@ -830,9 +836,8 @@ typedef void (*ocm_altitude_callback)(const ocm_altitude_data *data, ocm_status 
 /**
  * Opens a board's altimeter: reads the board file only (the board comes up at the first start).
  * @param board_path  a board file, as for ocm_motion_manager_open() (NULL: the system's board:
- *                    motiond's when it answers, which then runs the altitude stage for it, else
- *                    the simulated MPU-9250, which has no barometer; "boards/sim-gy-521-bmp280.board"
- *                    has one). The rule is ocm_motion_manager_open()'s.
+ *                    motiond's when it answers, which then runs the altitude stage for it;
+ *                    "boards/sim-gy-521-bmp280.board" has a simulated barometer). The rule is ocm_motion_manager_open()'s.
  * @param out         receives the handle (NULL on failure); close it with ocm_altimeter_close().
  * @return OCM_STATUS_OK, OCM_STATUS_INVALID_ARGUMENT (NULL out), OCM_STATUS_IO_ERROR or
  *         OCM_STATUS_MALFORMED_BOARD.
@@ -950,8 +955,9 @@ typedef void (*ocm_device_motion_batch_callback)(const ocm_device_motion_data *s
  * Opens a board for batched sensors; in-process, reads the board file only.
  * @param board_path  a board file, as for ocm_motion_manager_open(); NULL for the system's
  *                    board: motiond's when it answers (the daemon switches its IMU to the FIFO's
- *                    rate while batched clients run, its other clients unchanged), else the
- *                    simulated GY-521 (boards/sim-gy-521.board: an MPU-6050 read through its FIFO).
+ *                    rate while batched clients run, its other clients unchanged), else as
+ *                    ocm_motion_manager_open() ("boards/sim-gy-521.board": a simulated MPU-6050
+ *                    read through its FIFO).
  * @return as ocm_motion_manager_open().
  */
 OCM_WARN_UNUSED_RESULT

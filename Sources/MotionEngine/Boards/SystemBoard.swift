@@ -4,8 +4,9 @@ import Glibc
 /// `ocm_motion_manager_open(NULL, …)`, `motiond` without `--board`). First that applies:
 ///
 /// 1. A board file the program names (`init(board:)`, `--board`): the caller's, not decided here.
-/// 2. `OPENCOREMOTION_BOARD`: a board file path, or the name of an installed one
-///    (`sim-walker.board` in `PREFIX/share/opencoremotion/boards`).
+/// 2. `OPENCOREMOTION_BOARD`: a board file, found as a named one is (absolute, relative to the
+///    current directory or its `boards/`, or the name of an installed one:
+///    `sim-walker.board` in `PREFIX/share/opencoremotion/boards`).
 /// 3. The configuration file `/etc/opencoremotion/board`: a board file (`motionctl probe
 ///    --write` writes it; or a copy of an installed one). `OPENCOREMOTION_CONFIG_DIR` replaces
 ///    `/etc/opencoremotion` (tests, and users without root).
@@ -37,16 +38,14 @@ public enum SystemBoard {
         (environment(configurationFolderVariable).flatMap { $0.isEmpty ? nil : $0 } ?? defaultConfigurationFolder) + "/board"
     }
 
-    /// The rule's steps 2–4. `environment`, `fileExists` and `probe` are the process's own
-    /// unless a test gives others; `probe` is called only when nothing is configured.
-    public static func choose(environment: (String) -> String? = SystemBoard.environment,
+    /// The rule: `explicit` is the program's board file (step 1: nil when it names none).
+    /// `environment`, `fileExists` and `probe` are the process's own unless a test gives others;
+    /// `probe` is called only when nothing is configured.
+    public static func choose(explicit: String? = nil, environment: (String) -> String? = SystemBoard.environment,
                               fileExists: (String) -> Bool = SystemBoard.fileExists,
                               probe: () -> ProbeOutcome) -> Choice {
-        if let named = environment(environmentVariable), !named.isEmpty {
-            let installed = BoardLocations.boardsFolder + "/" + named
-            let path = !named.contains("/") && !fileExists(named) && fileExists(installed) ? installed : named
-            return .file(path: path, namedBy: environmentVariable)
-        }
+        if let explicit { return .file(path: explicit, namedBy: "the program") }
+        if let named = environment(environmentVariable), !named.isEmpty { return .file(path: named, namedBy: environmentVariable) }
         let configuration = configurationFile(environment: environment)
         if fileExists(configuration) { return .file(path: configuration, namedBy: configuration) }
         let unconfigured = "No board is configured (neither \(environmentVariable) nor \(configuration))"

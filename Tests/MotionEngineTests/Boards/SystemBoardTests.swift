@@ -1,0 +1,131 @@
+import Chips
+import Foundation
+@testable import MotionEngine
+import SensorBus
+import Testing
+import TestSupport
+
+/// `SystemBoard`'s rule with a temporary configuration folder (never the real /etc) and the
+/// chip emulators standing in for the I2C buses.
+@Suite struct SystemBoardTests {
+    /// A configuration folder of its own, with a board file in it when `configured`.
+    private static func configurationFolder(_ name: String, configured: Bool) throws -> String {
+        let folder = NSTemporaryDirectory() + "ocm-system-board-\(getpid())-\(name)"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if configured { try "board = configured\n".write(toFile: folder + "/board", atomically: true, encoding: .utf8) }
+        return folder
+    }
+
+    /// What the emulated buses answer: an MPU-9250 and a BME280 on bus 1.
+    private static func imuAndBarometer() throws -> SystemBoard.ProbeOutcome {
+        let bus = EmulatedI2CBus()
+        bus.attach(MPU6050Emulator(address: 0x68, whoAmI: 0x71), at: 0x68)
+        bus.attach(BMP280Emulator(address: 0x76, chipID: 0x60), at: 0x76)
+        return .found([BusProbe(bus: 1, findings: try ChipProbe.probe(bus))])
+    }
+
+    /// The order: the program's board file, then OPENCOREMOTION_BOARD, then the configuration
+    /// file, then the probe; the probe only runs when nothing is configured.
+    @Test func resolutionOrderExplicitThenEnvironmentThenConfigurationFileThenProbe() throws {
+        let folder = try Self.configurationFolder("order", configured: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let probed = try Self.imuAndBarometer()
+        var probes = 0
+        let probe = { () -> SystemBoard.ProbeOutcome in probes += 1; return probed }
+        func environment(board: String?) -> (String) -> String? {
+            { name in
+                switch name {
+                case SystemBoard.environmentVariable: board
+                case SystemBoard.configurationFolderVariable: folder
+                default: nil
+                }
+            }
+        }
+        let withVariable = environment(board: "/boards/from-environment.board")
+        #expect(SystemBoard.choose(explicit: "/boards/explicit.board", environment: withVariable, probe: probe)
+                == .file(path: "/boards/explicit.board", namedBy: "the program"))
+        #expect(SystemBoard.choose(environment: withVariable, probe: probe)
+                == .file(path: "/boards/from-environment.board", namedBy: SystemBoard.environmentVariable))
+        #expect(SystemBoard.choose(environment: environment(board: nil), probe: probe)
+                == .file(path: folder + "/board", namedBy: folder + "/board"))
+        #expect(probes == 0, "configured: no bus is probed")
+        try FileManager.default.removeItem(atPath: folder + "/board")
+        guard case .probed(let boardFile, let buses) = SystemBoard.choose(environment: environment(board: nil), probe: probe) else {
+            Issue.record("nothing configured and an IMU answered: the probed board")
+            return
+        }
+        #expect(probes == 1 && buses == [1])
+        let description = try BoardFileParser.parse(boardFile, path: "probed")
+        #expect(description.chips.map(\.driver) == ["mpu6050", "bmp280"])
+        #expect(description.chips.map(\.bus) == [.i2c(number: 1), .i2c(number: 1)] && description.chips.map(\.address) == [0x68, 0x76])
+    }
+
+    /// Without OPENCOREMOTION_CONFIG_DIR the configuration file is /etc's.
+    @Test func theConfigurationFileIsEtcUnlessTheFolderIsReplaced() {
+        #expect(SystemBoard.configurationFile(environment: { _ in nil }) == "/etc/opencoremotion/board")
+        #expect(SystemBoard.configurationFile(environment: { $0 == SystemBoard.configurationFolderVariable ? "/tmp/x" : nil }) == "/tmp/x/board")
+    }
+
+    /// Nothing configured and nothing usable: the error says what happened, where, and what to do.
+    @Test func unconfiguredErrorsSayWhatToCheckAndHowToConfigure() throws {
+        let none: (String) -> String? = { $0 == SystemBoard.configurationFolderVariable ? "/nonexistent/ocm" : nil }
+        guard case .unavailable(let noBus) = SystemBoard.choose(environment: none, probe: { .noBuses }) else {
+            Issue.record("no bus: unavailable")
+            return
+        }
+        #expect(noBus.contains("/nonexistent/ocm/board") && noBus.contains("no /dev/i2c-*") && noBus.contains("sudo raspi-config"))
+        #expect(noBus.contains("motionctl probe --write") && noBus.contains(SystemBoard.environmentVariable), "\(noBus)")
+
+        let bus = EmulatedI2CBus()
+        bus.attach(BMP280Emulator(address: 0x76, chipID: 0x58), at: 0x76)
+        let barometerOnly = SystemBoard.ProbeOutcome.found([BusProbe(bus: 1, findings: try ChipProbe.probe(bus))])
+        guard case .unavailable(let noIMU) = SystemBoard.choose(environment: none, probe: { barometerOnly }) else {
+            Issue.record("no IMU: unavailable, never a board without one")
+            return
+        }
+        #expect(noIMU.contains("no IMU answered on i2c-1") && noIMU.contains("only bmp280 answered"), "\(noIMU)")
+        #expect(noIMU.contains("check the wiring") && noIMU.contains("sudo raspi-config") && noIMU.contains("`motionctl probe`"), "\(noIMU)")
+
+        guard case .unavailable(let denied) = SystemBoard.choose(environment: none, probe: { .failed(bus: 1, problem: "permission denied") }) else {
+            Issue.record("a bus that cannot be read: unavailable")
+            return
+        }
+        #expect(denied.contains("/dev/i2c-1") && denied.contains("permission denied") && denied.contains("group motion"), "\(denied)")
+    }
+
+    /// The probed board file of an empty bus says nothing answered, and parses only up to its
+    /// missing chips (so `motionctl probe --write` refuses it rather than writing it).
+    @Test func aProbeWithoutAnIMUIsNotABoard() throws {
+        let empty = [BusProbe(bus: 3, findings: try ChipProbe.probe(EmulatedI2CBus()))]
+        #expect(!ProbedBoard.hasIMU(empty))
+        #expect(ProbedBoard.boardFile(name: "x", probes: empty).contains("# no known chip answered on /dev/i2c-3"))
+    }
+
+    /// Installed boards are under the install prefix of the image holding the code (here the
+    /// test executable, which links MotionEngine statically), never under a source tree.
+    @Test func boardsAreFoundFromTheInstallPrefix() {
+        #expect(BoardLocations.imagePath == BoardLocations.executablePath)
+        let executableFolder = BoardLocations.parent(of: BoardLocations.executablePath)
+        #expect(BoardLocations.boardsFolder == BoardLocations.parent(of: executableFolder) + "/share/opencoremotion/boards")
+        #expect(!BoardLocations.boardsFolder.contains("/Sources/"))
+        #expect(BoardLocations.dataRoot(forBoardFile: "/usr/share/opencoremotion/boards/sim-walker.board") == "/usr/share/opencoremotion")
+        #expect(BoardLocations.dataRoot(forBoardFile: "boards/sim-walker.board") == ".")
+    }
+
+    /// Nothing the library or the tools ship finds files through the source tree it was built
+    /// in (`#filePath`): tests may (they run in the checkout), Sources/ and tools/ may not.
+    @Test func noShippedCodeFindsFilesThroughFilePath() throws {
+        var offenders: [String] = []
+        for folder in ["Sources", "tools"] {
+            let root = ProjectPaths.root + "/" + folder
+            let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+            #expect(!files.isEmpty, "\(root) has files")
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+                if text.contains("#file" + "Path") || text.contains("#file" + "ID") { offenders.append(folder + "/" + file) }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders)")
+    }
+}
