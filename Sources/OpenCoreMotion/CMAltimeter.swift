@@ -12,7 +12,7 @@ public typealias CMAbsoluteAltitudeHandler = @Sendable (CMAbsoluteAltitudeData?,
 /// precision.
 ///
 /// The board is motiond's when it runs (see `init(board:daemonSocket:)`) or a board file,
-/// chosen as `CMMotionManager` chooses its own (default `boards/sim-mpu-9250.board`, which has no barometer; `boards/sim-gy-521-bmp280.board`,
+/// chosen as `CMMotionManager` chooses its own (default: the system's board; `boards/sim-gy-521-bmp280.board`,
 /// `boards/sim-bmi160-bmp280.board` and `boards/sim-sense-hat.board` have one). Updates come at
 /// Core Motion's pace: the first a second after the start (relative altitude 0), then about
 /// every second. Pressure is low-passed with a 1 s time constant (a floor climb
@@ -31,7 +31,7 @@ public final class CMAltimeter: Sendable, CustomStringConvertible {
 
     /// An altimeter of the board file at `board` (resolved as `CMMotionManager(board:)` does), or
     /// of the system's board when nil: motiond's when it answers (the daemon owns the barometer
-    /// then, and runs the same altitude stage for each start), else the default board
+    /// then, and runs the same altitude stage for each start), else the system's board
     /// in-process. The rule is `CMMotionManager.init(board:daemonSocket:)`'s. In-process, reads
     /// the board file only: the board comes up at the first start.
     public init(board: String? = nil, daemonSocket: String? = nil) {

@@ -10,13 +10,13 @@ public typealias CMMotionActivityQueryHandler = @Sendable ([CMMotionActivity]?, 
 /// Core Motion's `CMMotionActivityManager` on a Linux board: stationary, walking, running,
 /// automotive, cycling (or unknown, or no call), with a confidence, live and over past spans.
 ///
-/// The board is a board file, chosen as `CMMotionManager` chooses its own (default
-/// `boards/sim-mpu-9250.board`; `boards/sim-walker.board` simulates someone who stands and
+/// The board is a board file, chosen as `CMMotionManager` chooses its own (default: motiond's,
+/// else the system's board; `boards/sim-walker.board` simulates someone who stands and
 /// walks in turns). Activity needs an accelerometer; a gyroscope helps. Every manager of one
 /// board file in a process shares the board's engine and its classifier: the board classifies
-/// from the moment the first manager of it is created until the last one is released, and
-/// `queryActivityStarting(from:to:to:)` answers from what it classified since then (kept in
-/// memory; Core Motion keeps seven days).
+/// from the moment the first manager of it is created until the last one is released.
+/// `queryActivityStarting(from:to:to:)` answers from motiond's seven days, as Core Motion from
+/// the coprocessor's; without motiond it is an error saying to start it.
 ///
 /// Live updates come as Core Motion's do: the current activity at once (`unknown` for the
 /// first 2 s of data), then one per transition (the activity or its confidence changed).
@@ -31,8 +31,8 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
 
     /// An activity manager of the board file at `board` (resolved as `CMMotionManager(board:)`
     /// does), or of the system's board when nil: motiond's when it answers (queries then come
-    /// from its 7-day history), else the default board in-process, brought up to classify from
-    /// now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
+    /// from its 7-day history), else the system's board in-process, brought up to classify
+    /// from now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
     public init(board: String? = nil, daemonSocket: String? = nil) {
         core = ActivityCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath

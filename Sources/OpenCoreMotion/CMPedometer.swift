@@ -9,12 +9,13 @@ public typealias CMPedometerEventHandler = @Sendable (CMPedometerEvent?, (any Er
 /// Core Motion's `CMPedometer` on a Linux board: steps, distance, floors, pace and cadence,
 /// live and over past spans, and pause/resume events.
 ///
-/// The board is a board file, chosen as `CMMotionManager` chooses its own (default
-/// `boards/sim-mpu-9250.board`; `boards/sim-walker.board` simulates someone walking). Every
+/// The board is a board file, chosen as `CMMotionManager` chooses its own (default: motiond's,
+/// else the system's board; `boards/sim-walker.board` simulates someone walking). Every
 /// pedometer of one board file in a process shares the board's engine and its count: the board
 /// counts from the moment the first pedometer of it is created until the last one is released,
-/// and `queryPedometerData(from:to:)` and `startUpdates(from:)` answer from what it counted
-/// since then (kept in memory; Core Motion keeps seven days). Steps need an accelerometer,
+/// and `startUpdates(from:)` answers from what it counted since then (kept in memory).
+/// `queryPedometerData(from:to:)` answers from motiond's seven days, as Core Motion from the
+/// coprocessor's; without motiond it is an error saying to start it. Steps need an accelerometer,
 /// floors a barometer.
 ///
 /// Live updates come as Core Motion's do: one at once, then about every 2.5 s while the user
@@ -32,8 +33,8 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
 
     /// A pedometer of the board file at `board` (resolved as `CMMotionManager(board:)` does), or
     /// of the system's board when nil: motiond's when it answers (then live updates come from its
-    /// pipeline and queries from its 7-day history), else the default board in-process, brought
-    /// up to count from now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
+    /// pipeline and queries from its 7-day history), else the system's board in-process
+    /// (`CMMotionManager.init(board:daemonSocket:)`), brought up to count from now. The rule is `CMMotionManager.init(board:daemonSocket:)`'s.
     public init(board: String? = nil, daemonSocket: String? = nil) {
         core = PedometerCore(board: board, daemonSocket: daemonSocket)
         boardPath = core.boardPath
@@ -55,7 +56,7 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
     /// is never silent (the motion manager also counts it in its dropped updates).
     public var daemonGaps: [CMTimeInterval] { core.daemon?.reconnections.gapSeconds ?? [] }
 
-    // MARK: Availability (Core Motion's class methods: the default board)
+    // MARK: Availability (Core Motion's class methods: the system's board)
 
     public class func isStepCountingAvailable() -> Bool { PedometerCore.isStepCountingAvailable(board: nil) }
     /// Distance comes from the steps (a stride model): available with step counting.
