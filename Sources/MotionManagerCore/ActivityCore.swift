@@ -173,7 +173,7 @@ package final class ActivityCore: DaemonOrBoardCore, Sendable {
         guard start <= end else {
             throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
         }
-        throw HistoryQueries.needsDaemon("Activity queries (queryActivityStarting)", live: "startActivityUpdates(to:withHandler:)")
+        throw HistoryQueries.needsDaemon("Activity queries (queryActivityStarting, ocm_activity_manager_query)", live: "startActivityUpdates(to:withHandler:), ocm_activity_manager_start_updates")
     }
 
     /// Why activity is not available on this board (nil if it is): the board file could not be

@@ -155,7 +155,7 @@ package final class PedometerCore: DaemonOrBoardCore, Sendable {
         guard start <= end else {
             throw MotionManagerError(.invalidParameter, "The query's start (\(start) ns) is after its end (\(end) ns): give the earlier date first.")
         }
-        throw HistoryQueries.needsDaemon("Pedometer queries (queryPedometerData)", live: "startUpdates(from:withHandler:)")
+        throw HistoryQueries.needsDaemon("Pedometer queries (queryPedometerData, ocm_pedometer_query)", live: "startUpdates(from:withHandler:), ocm_pedometer_start_updates")
     }
 
     // MARK: Helpers
