@@ -59,7 +59,9 @@ package final class Daemon {
             }
         } else {
             do { board = try LiveBoard.openSystemBoard() } catch {
-                throw DaemonError("no system board: \(error.message)", advice: "Or give a board file with --board (see boards/README.md).")
+                // The message ends a sentence of its own; the advice follows it.
+                let message = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+                throw DaemonError("no system board: \(message)", advice: "Or give a board file with --board (see boards/README.md).")
             }
         }
         let directory = HistoryStore.directory(root: configuration.historyRoot, board: board.path)

@@ -50,7 +50,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: daemon.history, withIntermediateDirectories: true)
         chmod(daemon.history, 0o755)
         let (status, text) = try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonProcess.binary("motiond"),
-                                                                 "--history", daemon.history, "--socket", daemon.socket, "--policy", daemon.policy])
+                                                                 "--board", daemon.board, "--history", daemon.history, "--socket", daemon.socket, "--policy", daemon.policy])
         #expect(status == 2, "\(text)")
         #expect(text.contains("cannot create the history folder \(daemon.history)/") && text.contains("Permission denied")
                 && text.contains("writable by motiond's user"), "\(text)")
