@@ -30,6 +30,18 @@ public enum BoardLocations {
         return access(installed, F_OK) == 0 ? installed : path
     }
 
+    /// A board's `motion` recording: absolute as is; relative from `root` (`dataRoot`) if it is
+    /// there, else as `locate` finds it (the current directory, the installed data), so a copy
+    /// of a simulated board elsewhere still finds the recording its original named. Not found:
+    /// `root`'s, for the error to name.
+    public static func motionFile(_ path: String, root: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let fromRoot = root + "/" + path
+        if access(fromRoot, F_OK) == 0 { return fromRoot }
+        let located = locate(path)
+        return access(located, F_OK) == 0 ? located : fromRoot
+    }
+
     /// Where a board file's relative `motion` paths start: the folder above the board file's
     /// own (the source tree's root for `boards/x.board`, `PREFIX/share/opencoremotion` for an
     /// installed one), so a simulated board and its recording move together.

@@ -46,7 +46,7 @@ public final class BoardRuntime {
     /// on, the episode is counted in `status`, and this says what happened and what to do.
     public var onWarning: ((String) -> Void)?
 
-    /// Brings every chip up. `root` resolves relative `motion` paths (the repository root);
+    /// Brings every chip up. `root` resolves relative `motion` paths (`BoardLocations.motionFile`);
     /// `speed` paces a simulated board against the wall clock (1: real time, 0: as fast as
     /// possible); boards with real chips always run in real time.
     public init(_ description: BoardDescription, root: String, speed: Double = 1) throws(EngineError) {
@@ -54,7 +54,7 @@ public final class BoardRuntime {
         var motion: (any MotionSource)?
         if let path = description.chips.compactMap(\.motionRecording).first {
             motion = syntheticMotion(named: path)
-            if motion == nil { motion = try RecordedMotion(path: path.hasPrefix("/") ? path : root + "/" + path) }
+            if motion == nil { motion = try RecordedMotion(path: BoardLocations.motionFile(path, root: root)) }
         }
         self.motion = motion
         var sessions: [ChipSession] = []

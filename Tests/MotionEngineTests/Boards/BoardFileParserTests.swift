@@ -78,7 +78,8 @@ import TestSupport
 
     @Test func aMissingBoardFileSaysWhereBoardsAre() {
         #expect { _ = try BoardDescription.load(path: "/nonexistent.board") } throws: { error in
-            "\(error)".contains("/nonexistent.board: could not open the board file: No such file or directory. Board files are in")
+            "\(error)".contains("/nonexistent.board: could not open the board file: No such file or directory. Check the path; installed board files are in")
+                && "\(error)".contains("/share/opencoremotion/boards") && "\(error)".contains("motionctl probe")
         }
     }
 }

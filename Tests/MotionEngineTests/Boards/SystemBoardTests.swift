@@ -113,6 +113,15 @@ import TestSupport
         #expect(BoardLocations.dataRoot(forBoardFile: "boards/sim-walker.board") == ".")
     }
 
+    /// A simulated board's recording: from the folder above the board's, as given when
+    /// absolute, and named from that root when found nowhere (the error says where it looked).
+    @Test func aRecordingIsFoundFromTheBoardsDataRoot() {
+        let recording = "Tests/Recordings/broad_01_slow_rotation.csv.gz"
+        #expect(BoardLocations.motionFile(recording, root: ProjectPaths.root) == ProjectPaths.root + "/" + recording)
+        #expect(BoardLocations.motionFile("/elsewhere/walk.csv.gz", root: ProjectPaths.root) == "/elsewhere/walk.csv.gz")
+        #expect(BoardLocations.motionFile("nowhere/walk.csv.gz", root: "/nonexistent") == "/nonexistent/nowhere/walk.csv.gz")
+    }
+
     /// Nothing the library or the tools ship finds files through the source tree it was built
     /// in (`#filePath`): tests may (they run in the checkout), Sources/ and tools/ may not.
     @Test func noShippedCodeFindsFilesThroughFilePath() throws {
