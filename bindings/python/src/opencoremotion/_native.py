@@ -13,6 +13,27 @@ from . import _library
 from .errors import InvalidHandleError
 
 
+_callback_state = threading.local()
+
+
+def in_callback(function: Callable[..., None]) -> Callable[..., None]:
+    """``function`` marked, while it runs, as a library callback on this thread: a stop called
+    from inside it must not free the C function pointer the library is still running."""
+
+    def marked(*arguments: Any) -> None:
+        _callback_state.depth = getattr(_callback_state, "depth", 0) + 1
+        try:
+            function(*arguments)
+        finally:
+            _callback_state.depth -= 1
+
+    return marked
+
+
+def _inside_callback() -> bool:
+    return getattr(_callback_state, "depth", 0) > 0
+
+
 class NativeObject:
     """An ``ocm_<object>`` handle. Subclasses set ``_open_function`` and ``_close_function``."""
 
@@ -59,7 +80,14 @@ class NativeObject:
             self._callbacks[stream] = function
 
     def _release_callbacks(self, stream: object) -> None:
-        """After a stop returned: the library no longer calls this stream's functions."""
+        """After a stop returned: the library no longer calls this stream's functions. Inside a
+        callback (a handler stopping its own stream) they are kept until the next release or
+        close outside one, since the library is still running one of them."""
+        if _inside_callback():
+            current = self._callbacks.pop(stream, None)
+            if current is not None:
+                self._retired.setdefault(stream, []).append(current)
+            return
         self._callbacks.pop(stream, None)
         self._retired.pop(stream, None)
 
@@ -79,8 +107,9 @@ class NativeObject:
             pointer, self._pointer = self._pointer, None
         if pointer is not None:
             getattr(_library.library(), self._close_function)(pointer)
-            self._callbacks.clear()
-            self._retired.clear()
+            if not _inside_callback():
+                self._callbacks.clear()
+                self._retired.clear()
 
     def __enter__(self) -> Any:
         return self

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from . import _library
 from . import _structs as s
-from ._native import NativeObject, describe_board
+from ._native import NativeObject, describe_board, in_callback
 from ._time import unix_ns
 from .errors import error_for
 from .types import MotionActivity
@@ -60,7 +60,7 @@ class ActivityManager(NativeObject):
                 elif status < 0:
                     handler(None, error_for(status, _library.last_error_message()))
 
-            function = s.ActivityCallback(on_update)
+            function = s.ActivityCallback(in_callback(on_update))
         self._keep_callback(_UPDATES, function)
         pointer = function if function is not None else ctypes.cast(None, s.ActivityCallback)
         _library.check(self._lib.ocm_activity_manager_start_updates(self._handle, pointer, None))

@@ -13,7 +13,7 @@ import os
 
 from . import _library
 from . import _structs as s
-from ._native import NativeObject, describe_board
+from ._native import NativeObject, describe_board, in_callback
 from .errors import error_for
 from .types import AltitudeData
 from .updates import Handler, Updates
@@ -76,7 +76,7 @@ class Altimeter(NativeObject):
                 elif status < 0:
                     handler(None, error_for(status, _library.last_error_message()))
 
-            function = s.AltitudeCallback(on_update)
+            function = s.AltitudeCallback(in_callback(on_update))
         self._keep_callback(kind, function)
         pointer = function if function is not None else ctypes.cast(None, s.AltitudeCallback)
         _library.check(self._lib.ocm_altimeter_start_updates(self._handle, kind, pointer, None))

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from . import _library
 from . import _structs as s
-from ._native import NativeObject, describe_board
+from ._native import NativeObject, describe_board, in_callback
 from .errors import error_for
 from .types import (
     AccelerometerData,
@@ -253,7 +253,7 @@ class BatchedSensorManager(NativeObject):
             elif status < 0:
                 handler(None, error_for(status, _library.last_error_message()))
 
-        function = callback_type(on_batch)
+        function = callback_type(in_callback(on_batch))
         self._keep_callback(stream, function)
         _library.check(start(self._handle, function, None))
 

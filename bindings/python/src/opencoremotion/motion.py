@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from . import _library
 from . import _structs as s
-from ._native import NativeObject, describe_board
+from ._native import NativeObject, describe_board, in_callback
 from .errors import error_for
 from .types import AccelerometerData, DeviceMotion, GyroData, MagnetometerData, ReferenceFrame
 from .updates import Handler, Updates
@@ -163,7 +163,7 @@ class MotionManager(NativeObject):
                 elif status < 0:
                     handler(None, error_for(status, _library.last_error_message()))
 
-            function = s.MotionCallback(on_update)
+            function = s.MotionCallback(in_callback(on_update))
         self._keep_callback(stream, function)
         pointer = function if function is not None else ctypes.cast(None, s.MotionCallback)
         _library.check(self._lib.ocm_motion_manager_start(self._handle, stream, int(reference_frame), pointer, None))

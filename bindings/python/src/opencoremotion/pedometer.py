@@ -15,7 +15,7 @@ from datetime import datetime
 
 from . import _library
 from . import _structs as s
-from ._native import NativeObject, describe_board
+from ._native import NativeObject, describe_board, in_callback
 from ._time import unix_ns
 from .errors import error_for
 from .types import PedometerData, PedometerEvent
@@ -118,7 +118,7 @@ class Pedometer(NativeObject):
                 elif status < 0:
                     handler(None, error_for(status, _library.last_error_message()))
 
-            function = s.PedometerCallback(on_update)
+            function = s.PedometerCallback(in_callback(on_update))
         self._keep_callback(_UPDATES, function)
         pointer = function if function is not None else ctypes.cast(None, s.PedometerCallback)
         _library.check(self._lib.ocm_pedometer_start_updates(self._handle, unix_ns(from_date), pointer, None))
@@ -154,7 +154,7 @@ class Pedometer(NativeObject):
             elif status < 0:
                 handler(None, error_for(status, _library.last_error_message()))
 
-        function = s.PedometerEventCallback(on_event)
+        function = s.PedometerEventCallback(in_callback(on_event))
         self._keep_callback(_EVENTS, function)
         _library.check(self._lib.ocm_pedometer_start_event_updates(self._handle, function, None))
 
