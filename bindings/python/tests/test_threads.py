@@ -84,3 +84,34 @@ def test_handlers_of_one_board_never_run_at_once() -> None:
     assert overlaps == 0
     assert set(per_stream) == {"AccelerometerData", "GyroData", "DeviceMotion"}
     assert all(count > 20 for count in per_stream.values()), per_stream
+
+
+def test_a_forgotten_manager_collected_inside_a_handler_does_not_hang_the_engine() -> None:
+    """A manager left running in a reference cycle is freed by the cyclic garbage collector,
+    which may run inside another handler on the engine thread: that must neither hang the
+    engine nor keep the manager alive."""
+    import gc
+    import weakref
+
+    forgotten = ocm.MotionManager(BOARD)
+    forgotten.start_accelerometer_updates(lambda data, error: forgotten)  # a cycle: handler → manager
+    reference = weakref.ref(forgotten)
+    del forgotten
+    collected = threading.Event()
+    gc.disable()  # the collection happens in the handler below, nowhere else
+    try:
+        with ocm.MotionManager(BOARD) as manager:
+
+            def handler(data: object, error: ocm.OpenCoreMotionError | None) -> None:
+                if not collected.is_set():
+                    gc.collect()
+                    collected.set()
+
+            manager.start_gyro_updates(handler)
+            assert collected.wait(10), "the handler ran the collector"
+            with manager.accelerometer_updates() as updates:  # the engine still delivers
+                assert len(list(itertools.islice(updates, 10))) == 10
+            manager.stop_gyro_updates()
+    finally:
+        gc.enable()
+    assert reference() is None, "the forgotten manager was collected"
