@@ -33,8 +33,9 @@ if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev);
 # Test only: MotionDaemonTests checks motiond's unit with systemd-analyze verify.
 if [ "$mode" = test ]; then packages+=(systemd); fi
 # Test only: ../shared/eval's scorers (the device-motion accuracy guard) need numpy; the Python
-# package's tests (tools/test-python.sh) install it into a venv and run pytest (numpy for batches).
-if [ "$mode" = test ]; then packages+=(python3-numpy python3-venv python3-pytest); fi
+# package's tests (tools/test-python.sh) install it into a venv and run pytest (numpy for batches,
+# matplotlib for `motionctl plot`'s pictures).
+if [ "$mode" = test ]; then packages+=(python3-numpy python3-venv python3-pytest python3-matplotlib); fi
 # Test only, level 2 (the real kernel under QEMU): tools/test-kernel-qemu.sh adds the kernel
 # headers of the version it finds itself.
 if [ "$mode" = test ]; then packages+=(qemu-system-x86 busybox-static cpio kmod xz-utils make); fi
@@ -99,7 +100,7 @@ stage "Swift tests" swift test --skip-build
 stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
 stage "Firmware under QEMU: Cortex-M0 and M4 images bit-identical to the Linux build" tools/test-firmware-qemu.sh
 stage "C library: install, ldd, C test program" tools/test-c-library.sh
-stage "Python package: pip install from the checkout, pytest" tools/test-python.sh "$(swift build --show-bin-path)/motiond"
+stage "Python package: pip install from the checkout, pytest" tools/test-python.sh "$(swift build --show-bin-path)/motiond" "$(swift build -c release --show-bin-path)/motionctl"
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "/dev/i2c-N ioctls through umockdev (I2C_RDWR, SMBus fallback, EBUSY)" tools/test-i2c-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"

@@ -97,13 +97,19 @@ def test_the_truth_conversion_gives_the_library_s_euler_angles() -> None:
 @pytest.mark.skipif(not os.environ.get("OPENCOREMOTION_MOTIONCTL"), reason="set OPENCOREMOTION_MOTIONCTL to a built motionctl")
 def test_a_real_replay_with_its_truth(tmp_path: Path) -> None:
     recording = Path("Tests/Recordings/broad_01_slow_rotation.csv.gz")
+    motionctl = os.environ["OPENCOREMOTION_MOTIONCTL"]
     subprocess.run(
-        [os.environ["OPENCOREMOTION_MOTIONCTL"], "replay", str(recording), "--out", str(tmp_path / "replay"),
-         "--frame", "x-magnetic-north-z-vertical"],
+        [motionctl, "replay", str(recording), "--out", str(tmp_path / "replay"), "--frame", "x-magnetic-north-z-vertical"],
         check=True, capture_output=True,
+    )
+    plotted = subprocess.run(
+        [motionctl, "plot", str(tmp_path / "replay"), "--recording", str(recording), "--out", str(tmp_path / "plots"),
+         "--python", sys.executable],
+        capture_output=True, text=True,
     )  # fmt: skip
-    written = plot_replay(tmp_path / "replay", tmp_path / "plots", recording)
-    assert tmp_path / "plots" / "attitude.png" in written
+    assert plotted.returncode == 0, plotted.stderr
+    written = [Path(line) for line in plotted.stdout.split()]
+    assert tmp_path / "plots" / "attitude.png" in written and all(path.exists() for path in written)
     svg = (tmp_path / "plots" / "attitude.svg").read_text()
     assert "truth roll" in svg and "RMS" in svg
     motion = read_columns(tmp_path / "replay" / "device_motion.csv")
