@@ -118,8 +118,14 @@ class NativeObject:
         self.close()
 
     def __del__(self) -> None:
+        # Garbage collection can run anywhere, also inside a library callback on the engine
+        # thread, where closing a handle of that engine would wait for the callback itself:
+        # there, the close is handed to a thread of its own.
         try:
-            self.close()
+            if _inside_callback() and self._pointer is not None:
+                threading.Thread(target=self.close, name="opencoremotion-close", daemon=True).start()
+            else:
+                self.close()
         except Exception:
             pass
 

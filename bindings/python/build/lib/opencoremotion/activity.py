@@ -62,7 +62,7 @@ class ActivityManager(NativeObject):
 
             function = s.ActivityCallback(in_callback(on_update))
         self._keep_callback(_UPDATES, function)
-        pointer = function if function is not None else ctypes.cast(None, s.ActivityCallback)
+        pointer = function if function is not None else s.ActivityCallback()  # NULL: poll instead
         _library.check(self._lib.ocm_activity_manager_start_updates(self._handle, pointer, None))
 
     def stop_updates(self) -> None:

@@ -78,7 +78,7 @@ class Altimeter(NativeObject):
 
             function = s.AltitudeCallback(in_callback(on_update))
         self._keep_callback(kind, function)
-        pointer = function if function is not None else ctypes.cast(None, s.AltitudeCallback)
+        pointer = function if function is not None else s.AltitudeCallback()  # NULL: poll instead
         _library.check(self._lib.ocm_altimeter_start_updates(self._handle, kind, pointer, None))
 
     def stop(self, kind: AltitudeKind) -> None:

@@ -165,7 +165,7 @@ class MotionManager(NativeObject):
 
             function = s.MotionCallback(in_callback(on_update))
         self._keep_callback(stream, function)
-        pointer = function if function is not None else ctypes.cast(None, s.MotionCallback)
+        pointer = function if function is not None else s.MotionCallback()  # NULL: poll instead
         _library.check(self._lib.ocm_motion_manager_start(self._handle, stream, int(reference_frame), pointer, None))
 
     def stop(self, stream: Stream) -> None:

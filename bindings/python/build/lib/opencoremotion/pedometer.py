@@ -120,7 +120,7 @@ class Pedometer(NativeObject):
 
             function = s.PedometerCallback(in_callback(on_update))
         self._keep_callback(_UPDATES, function)
-        pointer = function if function is not None else ctypes.cast(None, s.PedometerCallback)
+        pointer = function if function is not None else s.PedometerCallback()  # NULL: poll instead
         _library.check(self._lib.ocm_pedometer_start_updates(self._handle, unix_ns(from_date), pointer, None))
 
     def stop_updates(self) -> None:
