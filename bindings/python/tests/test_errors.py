@@ -39,6 +39,16 @@ def test_a_frame_the_board_cannot_give_says_what_is_missing() -> None:
         assert not manager.is_active(ocm.Stream.DEVICE_MOTION)
 
 
+def test_iterating_a_stream_the_board_lacks_raises_at_the_first_next() -> None:
+    with ocm.MotionManager("boards/sim-gy-521.board") as manager:
+        updates = manager.magnetometer_updates()
+        with pytest.raises(ocm.NotAvailableError) as raised:
+            next(updates)
+        assert "magnetometer" in str(raised.value).lower()
+        updates.close()
+        assert not manager.is_active(ocm.Stream.MAGNETOMETER)
+
+
 def test_an_altimeter_without_a_barometer_raises_not_available() -> None:
     with ocm.Altimeter("boards/sim-gy-521.board") as altimeter:
         assert not altimeter.is_relative_altitude_available

@@ -90,11 +90,12 @@ class Updates(Generic[T]):
                 pass
 
     def _ensure_started(self) -> None:
-        if self._closed:
+        """Starts the stream once; a failing start raises here (at the first ``next``) and the
+        next ``next`` tries again."""
+        if self._closed or self._started:
             return
-        if not self._started:
-            self._started = True
-            self._start(self._deliver)
+        self._start(self._deliver)
+        self._started = True
 
     def _take(self) -> object:
         """The next item, or _ENDED; only call with the condition held and an item ready or closed."""
