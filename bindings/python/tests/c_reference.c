@@ -62,6 +62,11 @@ static const ref_field layout[] = {
     SIZE(ocm_recorded_accelerometer_data), FIELD(ocm_recorded_accelerometer_data, start_unix_ns),
     FIELD(ocm_recorded_accelerometer_data, x), FIELD(ocm_recorded_accelerometer_data, y), FIELD(ocm_recorded_accelerometer_data, z),
     FIELD(ocm_recorded_accelerometer_data, identifier),
+    SIZE(ocm_water_submersion_update), FIELD(ocm_water_submersion_update, kind), FIELD(ocm_water_submersion_update, submerged),
+    FIELD(ocm_water_submersion_update, date_unix_ns), FIELD(ocm_water_submersion_update, depth_m),
+    FIELD(ocm_water_submersion_update, pressure_pa), FIELD(ocm_water_submersion_update, surface_pressure_pa),
+    FIELD(ocm_water_submersion_update, state), FIELD(ocm_water_submersion_update, temperature_c),
+    FIELD(ocm_water_submersion_update, temperature_uncertainty_c),
 };
 
 size_t ref_layout_count(void) { return sizeof layout / sizeof layout[0]; }

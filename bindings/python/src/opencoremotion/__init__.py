@@ -2,7 +2,8 @@
 
 A thin binding of the C library ``libopencoremotion.so.0`` (through ctypes, no second
 implementation): :class:`MotionManager`, :class:`Pedometer`, :class:`ActivityManager`,
-:class:`Altimeter`, :class:`BatchedSensorManager` and :class:`SensorRecorder`, with Core
+:class:`Altimeter`, :class:`BatchedSensorManager`, :class:`SensorRecorder` and
+:class:`WaterSubmersionManager`, with Core
 Motion's semantics and Python's idioms (handlers, iterators, ``async for``, context managers,
 exceptions). :mod:`opencoremotion.easy` is a Sense HAT-style layer for beginners.
 
@@ -52,6 +53,7 @@ from .types import (
     Vector3,
 )
 from .updates import Updates
+from .water import FRESH_WATER_DENSITY, SALT_WATER_DENSITY, DepthState, WaterSubmersionManager, WaterSubmersionUpdate, WaterSubmersionUpdateKind
 
 __version__ = "0.1.0"
 
@@ -107,5 +109,11 @@ __all__ = [
     "Stream",
     "Updates",
     "Vector3",
+    "DepthState",
+    "FRESH_WATER_DENSITY",
+    "SALT_WATER_DENSITY",
+    "WaterSubmersionManager",
+    "WaterSubmersionUpdate",
+    "WaterSubmersionUpdateKind",
     "library_version",
 ]

@@ -104,6 +104,15 @@ _PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "ocm_batched_sensor_manager_start_device_motion": (c_int, [_handle, s.DeviceMotionBatchCallback, c_void_p]),
     "ocm_batched_sensor_manager_stop": (c_int, [_handle, c_int]),
     "ocm_batched_sensor_manager_drops": (c_int, [_handle, c_int, POINTER(s.BatchDrops)]),
+    # Water submersion
+    "ocm_water_submersion_open": (c_int, [c_char_p, c_double, c_double, _out_handle]),
+    "ocm_water_submersion_close": (None, [_handle]),
+    "ocm_water_submersion_is_available": (c_int, [_handle]),
+    "ocm_water_submersion_maximum_depth": (c_double, [_handle]),
+    "ocm_water_submersion_start_updates": (c_int, [_handle, s.WaterSubmersionCallback, c_void_p]),
+    "ocm_water_submersion_stop_updates": (c_int, [_handle]),
+    "ocm_water_submersion_copy_latest": (c_int, [_handle, POINTER(s.WaterSubmersionUpdate)]),
+    "ocm_water_submersion_error_message": (c_char_p, [_handle]),
     # Sensor recorder
     "ocm_sensor_recorder_open": (c_int, [c_char_p, _out_handle]),
     "ocm_sensor_recorder_close": (None, [_handle]),

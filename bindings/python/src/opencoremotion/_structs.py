@@ -155,6 +155,22 @@ class BatchDrops(ctypes.Structure):
     ]
 
 
+class WaterSubmersionUpdate(ctypes.Structure):
+    """``ocm_water_submersion_update``: the fields of ``kind`` are set, the others 0 or NaN."""
+
+    _fields_ = [
+        ("kind", c_enum),
+        ("submerged", ctypes.c_int32),
+        ("date_unix_ns", ctypes.c_int64),
+        ("depth_m", ctypes.c_double),
+        ("pressure_pa", ctypes.c_double),
+        ("surface_pressure_pa", ctypes.c_double),
+        ("state", c_enum),
+        ("temperature_c", ctypes.c_double),
+        ("temperature_uncertainty_c", ctypes.c_double),
+    ]
+
+
 class RecordedAccelerometerData(ctypes.Structure):
     """``ocm_recorded_accelerometer_data``."""
 
@@ -177,6 +193,7 @@ AltitudeCallback = ctypes.CFUNCTYPE(None, ctypes.POINTER(AltitudeData), c_status
 AccelerometerBatchCallback = ctypes.CFUNCTYPE(
     None, ctypes.POINTER(AccelerometerData), ctypes.c_size_t, c_status, ctypes.c_void_p
 )
+WaterSubmersionCallback = ctypes.CFUNCTYPE(None, ctypes.POINTER(WaterSubmersionUpdate), c_status, ctypes.c_void_p)
 DeviceMotionBatchCallback = ctypes.CFUNCTYPE(
     None, ctypes.POINTER(DeviceMotionData), ctypes.c_size_t, c_status, ctypes.c_void_p
 )
@@ -197,4 +214,5 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "ocm_altitude_data": AltitudeData,
     "ocm_batch_drops": BatchDrops,
     "ocm_recorded_accelerometer_data": RecordedAccelerometerData,
+    "ocm_water_submersion_update": WaterSubmersionUpdate,
 }
