@@ -14,9 +14,17 @@ final class ClientSession {
     /// The protocol version of its hello: what it can decode.
     var version = Framing.version
     var greeted = false
-    /// Set after a connection-level error: the rest of the output is sent, then it is closed.
+    /// Set after a refusal (a connection-level error, or a request of a user who may not): what
+    /// the socket takes of the output is sent, then it is closed at once.
     var closing = false
-    var reader = FrameReader()
+    /// Frames up to the longest a client can send: a peer cannot make the daemon buffer more.
+    var reader = FrameReader(maximumFrameLength: Framing.longestClientFrameLength)
+    /// When the connection was accepted (CLOCK_MONOTONIC ns): its hello must come within
+    /// `DaemonConfiguration.handshakeTimeoutNanoseconds`.
+    let acceptedAt: Int64
+    /// Since when part of a frame has waited for the rest (nil: none): a frame must be whole
+    /// within the same deadline, or a client sending a byte now and then holds the connection.
+    var partialFrameSince: Int64?
     /// Bytes taken from the outbox and not yet accepted by the socket, from `writeOffset`.
     private var writeBuffer: [UInt8] = []
     private var writeOffset = 0
@@ -28,11 +36,16 @@ final class ClientSession {
     /// client that stopped reading can have in flight.
     static let socketBufferBytes: Int32 = 64 * 1024
 
-    init(descriptor: Int32, peer: PeerCredentials, decision: AccessPolicy.Decision, outbox: ClientOutbox) {
-        (self.descriptor, self.peer, self.decision, self.outbox) = (descriptor, peer, decision, outbox)
+    init(descriptor: Int32, peer: PeerCredentials, decision: AccessPolicy.Decision, outbox: ClientOutbox, acceptedAt: Int64) {
+        (self.descriptor, self.peer, self.decision, self.outbox, self.acceptedAt) = (descriptor, peer, decision, outbox, acceptedAt)
     }
 
     var wantsToWrite: Bool { writeOffset < writeBuffer.count }
+
+    /// Bytes of answers waiting for this client, in the outbox and here (samples are bounded
+    /// by the outbox; answers are never dropped, so their growth is bounded by reading no
+    /// more requests while this is large).
+    var unsentAnswerBytes: Int { outbox.replyBacklog + writeBuffer.count - writeOffset }
 
     /// Moves what waits in the outbox to the socket as far as it takes it without blocking.
     /// Returns false if the connection broke.

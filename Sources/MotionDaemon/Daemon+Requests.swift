@@ -28,8 +28,11 @@ extension Daemon {
         }
         let request = message.request
         guard session.decision.status == .authorized else {
+            // The welcome told it its status; this answer tells it why and what to do. Then it
+            // is closed: a user who may not have data holds no connection (and no descriptor).
             session.outbox.reply(.error(request: request, code: .unauthorized,
                                         message: "User \(session.peer.userName) (uid \(session.peer.uid)) may not read motion data", advice: session.decision.advice))
+            session.closing = true
             return
         }
         switch message {

@@ -27,7 +27,18 @@ package final class Daemon {
     let started = WallClock.engineNanoseconds
     /// When the board's live pedometer started counting (engine ns): steps before are in the history.
     private(set) var pedometerStarted: Int64 = .max
-    private var sessions: [Int32: ClientSession] = [:]
+    /// The connections, by descriptor (the poll loop's alone).
+    var sessions: [Int32: ClientSession] = [:]
+    /// Connections per uid, for `maximumClientsPerUser`.
+    var connectionsByUser: [UInt32: Int] = [:]
+    /// Held open to be given up when accept fails for want of descriptors (`Daemon+Connections`).
+    var spareDescriptor: Int32 = -1
+    /// Tells the log when the wall clock steps away from the clock motiond started with.
+    private lazy var wallClockWatch = WallClockStepWatch(startOffsetNanoseconds: clock.offsetNanoseconds)
+    /// The last `storageUse` measured, and when (CLOCK_MONOTONIC ns).
+    private var storageCache: (measuredAt: Int64, uses: [StorageUse])?
+    /// Accepting pauses until then (CLOCK_MONOTONIC ns) when even the spare descriptor is gone.
+    var acceptPausedUntil: Int64 = 0
     /// Set by the history thread when it ends (nil: stopped as asked; text: why it failed).
     private let historyEnded = Mutex<String??>(nil)
     private var historyThread = pthread_t()
@@ -61,6 +72,7 @@ package final class Daemon {
         recorder = try HistoryRecorder(board: board, clock: clock, store: store)
         wakeup = try Wakeup()
         listener = try UnixListener(path: configuration.socketPath)
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     /// Runs until SIGTERM or SIGINT (returns 0) or until the board or the history fails
@@ -84,6 +96,7 @@ package final class Daemon {
         let exitCode = pollLoop()
         for session in Array(sessions.values) { drop(session) }
         listener.close()
+        if spareDescriptor >= 0 { close(spareDescriptor) }
         recorder.stop()
         pthread_join(historyThread, nil)
         let failure = historyEnded.withLock { $0 } ?? nil
@@ -138,14 +151,21 @@ package final class Daemon {
 
     private func pollLoop() -> Int32 {
         while true {
-            var descriptors = [pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0),
+            DaemonLog.lines.flush()
+            if let step = wallClockWatch.check(offsetNanoseconds: WallClock.offsetNanoseconds) { DaemonLog.say(step) }
+            let now = WallClock.engineNanoseconds
+            var descriptors = [pollfd(fd: acceptsConnections(now: now) ? listener.descriptor : -1, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
             let order = Array(sessions.keys)
+            var reading: [Bool] = []
             for descriptor in order {
                 let session = sessions[descriptor]!
-                descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN) | (session.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
+                // A client whose answers pile up is not read: its requests wait in the kernel.
+                let readsRequests = session.unsentAnswerBytes < configuration.unsentBytesLimit
+                reading.append(readsRequests)
+                descriptors.append(pollfd(fd: descriptor, events: (readsRequests ? Int16(POLLIN) : 0) | (session.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
             }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), 1000)
+            let ready = poll(&descriptors, nfds_t(descriptors.count), pollTimeoutMilliseconds(now: now))
             if ready < 0 && errno != EINTR {
                 DaemonLog.say("poll failed: \(String(cString: strerror(errno)))")
                 return 1
@@ -160,67 +180,81 @@ package final class Daemon {
             for (index, descriptor) in order.enumerated() {
                 let events = descriptors[index + 2].revents
                 guard events != 0, let session = sessions[descriptor] else { continue }
-                if events & Int16(POLLIN) != 0 || events & Int16(POLLHUP | POLLERR) != 0 {
+                let hungUp = events & Int16(POLLHUP | POLLERR) != 0
+                if hungUp && !reading[index] {  // gone, with answers it will never read
+                    drop(session)
+                    continue
+                }
+                if events & Int16(POLLIN) != 0 || hungUp {
                     guard readRequests(session) else { drop(session); continue }
                 }
-                if !session.flush() || (session.closing && !session.wantsToWrite) { drop(session) }
+                flushOrEnd(session)
             }
             if descriptors[1].revents != 0 {
                 wakeup.reset()
-                for session in Array(sessions.values) where !session.flush() { drop(session) }
+                for session in Array(sessions.values) { flushOrEnd(session) }
             }
+            // Requests held back while a client's answers waited are served once those went out.
+            for session in Array(sessions.values) where session.reader.bufferedByteCount > 0 && session.partialFrameSince == nil {
+                serveRequests(session)
+                flushOrEnd(session)
+            }
+            // After reading what arrived: a hello that waited in the socket while the daemon was
+            // stopped (SIGSTOP, a loaded machine) counts as in time.
+            closeLateClients(now: WallClock.engineNanoseconds)
         }
     }
 
-    private func acceptClients() {
-        while true {
-            let descriptor = accept(listener.descriptor, nil, nil)
-            guard descriptor >= 0 else { return }  // EAGAIN: none left; other errors: the client is gone
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            var size = ClientSession.socketBufferBytes
-            setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            guard let peer = PeerCredentials.of(socket: descriptor) else {
-                close(descriptor)
-                continue
-            }
-            let session = ClientSession(descriptor: descriptor, peer: peer, decision: policy.decide(peer), outbox: ClientOutbox(wakeup: wakeup))
-            sessions[descriptor] = session
-            if sessions.count > configuration.maximumClients {
-                refuse(session, code: .notAvailable, "motiond already serves \(configuration.maximumClients) clients",
-                       advice: "Close some motion clients, or raise motiond's limit.")
-            }
-        }
+    /// Moves the session's output to its socket; ends it when the connection broke or after a
+    /// refusal (at once: a refused client holds nothing, even if it never reads the reason).
+    func flushOrEnd(_ session: ClientSession) {
+        guard sessions[session.descriptor] === session else { return }
+        if !session.flush() || session.closing { drop(session) }
     }
 
-    /// Reads what the client sent and handles its whole frames; false if the connection ended
-    /// or broke the protocol (after telling it why).
+    /// Reads what the client sent and handles its whole frames; false if the connection ended.
     private func readRequests(_ session: ClientSession) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let count = buffer.withUnsafeMutableBytes { recv(session.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if count == 0 { return false }
         if count < 0 { return errno == EAGAIN || errno == EINTR }
         session.reader.append(Array(buffer.prefix(count)))
-        do throws(ProtocolError) {
-            while !session.closing, let frame = try session.reader.nextFrame() {
-                handle(try ClientMessage(frame), from: session)
-            }
-        } catch {
-            DaemonLog.say("client \(session.peer.pid) (\(session.peer.userName)): \(error); closing it")
-            refuse(session, code: .badRequest, "The daemon could not read your request: \(error)",
-                   advice: "Use a client built with the same OpenCoreMotion (protocol version \(Framing.version)).")
-        }
+        serveRequests(session)
         return true
     }
 
-    /// Sends a connection-level error, then closes once it is out.
+    /// Handles the client's whole frames while its unsent answers stay under the limit; notes
+    /// when a part of a frame is left waiting for the rest. A frame that breaks the protocol
+    /// refuses the connection (after telling it why).
+    private func serveRequests(_ session: ClientSession) {
+        do throws(ProtocolError) {
+            while !session.closing, session.unsentAnswerBytes < configuration.unsentBytesLimit {
+                guard let frame = try session.reader.nextFrame() else {
+                    if session.reader.bufferedByteCount == 0 {
+                        session.partialFrameSince = nil
+                    } else if session.partialFrameSince == nil {
+                        session.partialFrameSince = WallClock.engineNanoseconds
+                    }
+                    return
+                }
+                session.partialFrameSince = nil
+                handle(try ClientMessage(frame), from: session)
+            }
+        } catch {
+            DaemonLog.say("client pid \(session.peer.pid) (user \(session.peer.userName)): \(error); closed it")
+            refuse(session, code: .badRequest, "The daemon could not read your request: \(error)",
+                   advice: "Use a client built with the same OpenCoreMotion (protocol version \(Framing.version)).")
+        }
+    }
+
+    /// Sends a connection-level error; the connection is closed right after (`flushOrEnd`).
     func refuse(_ session: ClientSession, code: WireErrorCode, _ message: String, advice: String) {
         session.outbox.reply(.error(request: 0, code: code, message: message, advice: advice))
         session.closing = true
     }
 
     /// Ends a session: its streams stop (the engine holds none of them when this returns).
-    private func drop(_ session: ClientSession) {
+    func drop(_ session: ClientSession) {
         for (stream, subscription) in session.subscriptions {
             unsubscribe(subscription)
             session.outbox.clear(stream)
@@ -229,6 +263,8 @@ package final class Daemon {
         session.outbox.close()
         close(session.descriptor)
         sessions[session.descriptor] = nil
+        let remaining = (connectionsByUser[session.peer.uid] ?? 1) - 1
+        connectionsByUser[session.peer.uid] = remaining > 0 ? remaining : nil
     }
 
     func unsubscribe(_ subscription: StreamSubscription) {
@@ -243,13 +279,24 @@ package final class Daemon {
         }
     }
 
+    /// The history's use of the disk, measured at most once a second: measuring lists and
+    /// stats every segment file, and a client asking `status` in a loop must not make the poll
+    /// loop do that for each request while other clients wait.
+    private func storageUse() -> [StorageUse] {
+        let now = WallClock.engineNanoseconds
+        if let cached = storageCache, now - cached.measuredAt < 1_000_000_000 { return cached.uses }
+        let uses = HistoryDiskUsage.measure(recorder.directory)
+        storageCache = (now, uses)
+        return uses
+    }
+
     /// The daemon's status now, as a client of protocol `version` can decode it.
     func status(forVersion version: UInt16 = Framing.version) -> DaemonStatus {
         let statistics = recorder.currentStatistics
         return DaemonStatus(daemonVersion: OpenCoreMotionVersion.string, boardName: board.description.name, boardPath: board.path,
                             boardRunning: historyEnded.withLock { $0 } == nil,
                             uptime: Double(WallClock.engineNanoseconds - started) / 1e9, historyPath: recorder.directory,
-                            storage: HistoryDiskUsage.measure(recorder.directory), bytesWrittenSinceStart: UInt64(statistics.bytesWritten),
+                            storage: storageUse(), bytesWrittenSinceStart: UInt64(statistics.bytesWritten),
                             clients: sessions.values.filter(\.greeted).sorted { $0.peer.pid < $1.peer.pid }.map { $0.status(forVersion: version) })
     }
 }

@@ -6,8 +6,19 @@ package struct DaemonConfiguration: Sendable {
     package var historyRoot = "/var/lib/opencoremotion"
     package var socketPath = "/run/opencoremotion/motiond.sock"
     package var policyPath = "/etc/opencoremotion/policy"
-    /// Connections beyond this many are refused with an error.
+    /// Connections beyond this many are refused with an error and closed at once.
     package var maximumClients = 256
+    /// Connections of one user (uid) beyond this many are refused the same way, so that one
+    /// user, allowed motion data or not, cannot take every place (or every descriptor).
+    package var maximumClientsPerUser = 32
+    /// A connection must say hello within this, and a frame begun must be whole within it,
+    /// or the connection is closed (the client library sends hello right after connecting
+    /// and every frame in one write). ns.
+    package var handshakeTimeoutNanoseconds: Int64 = 5_000_000_000
+    /// Requests of a client are read no further while this many bytes wait to go to it: its
+    /// answers are never dropped, so a client that sends requests and never reads the answers
+    /// is held off by the kernel's socket buffers instead of the daemon's memory.
+    package var unsentBytesLimit = 256 * 1024
 
     package init() {}
 }

@@ -172,7 +172,9 @@ package final class HistoryRecorder: Sendable {
     package func run() -> String? {
         let store = storeBox.store
         var lastCommit = WallClock.engineNanoseconds
-        var lastReportedError: String?
+        // Commits failed in a row (a full disk fails every one: `DaemonLog` keeps that to a
+        // line and a summary a minute).
+        var failedCommits = 0
         while true {
             usleep(20_000)
             let (samples, pedometer, activity, queries, baselines, failure, stopping) = inbox.withLock { inbox in
@@ -194,11 +196,15 @@ package final class HistoryRecorder: Sendable {
                 do {
                     if stopping || failure != nil { try store.close() } else { try store.commit() }
                     statistics.withLock { $0.commits += 1; $0.lastError = nil }
+                    if failedCommits > 0 {
+                        DaemonLog.say("history: commits work again after \(failedCommits) failed")
+                        failedCommits = 0
+                    }
                 } catch {
                     let message = error.description
                     statistics.withLock { $0.lastError = message }
-                    if message != lastReportedError { DaemonLog.say("history: \(message)") }
-                    lastReportedError = message
+                    DaemonLog.say("history: \(message)")
+                    failedCommits += 1
                 }
                 statistics.withLock {
                     $0.bytesWritten = store.bytesWritten

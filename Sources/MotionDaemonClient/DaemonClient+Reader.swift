@@ -30,6 +30,10 @@ extension DaemonClient {
                     dispatch(try connected.receive(path: path))
                 } catch {
                     socket = nil
+                    // motiond closes a user who may not have data after the error that says so:
+                    // nothing to reconnect for. The reader ends; the next request connects
+                    // again (`connectIfIdle`) and hears the same error.
+                    if let refusal = state.withLock({ $0.refusalStandingIn }) { return finish(failing: refusal) }
                     guard connectionBroke(error) else { return finish() }
                 }
             } else {
@@ -39,12 +43,13 @@ extension DaemonClient {
         }
     }
 
-    private func finish() {
+    /// Ends the reader; answers still awaited fail with `failing` (default: closed).
+    private func finish(failing: DaemonClientError = DaemonClientError(.closed, "this motiond client was closed", advice: "Make a new one")) {
         let pending = state.withLock { state in
             defer { (state.pending, state.socket, state.readerRunning, state.readerThread, state.deferred) = ([:], nil, false, nil, []) }
             return Array(state.pending.values)
         }
-        for answer in pending { answer.fail(DaemonClientError(.closed, "this motiond client was closed", advice: "Make a new one")) }
+        for answer in pending { answer.fail(failing) }
     }
 
     /// Routes one message: samples and drop notices to their stream's handler, answers to
@@ -71,6 +76,7 @@ extension DaemonClient {
                 }, state.welcome.authorization)
             }
             let error = DaemonClientError.answer(code: code, message: text, advice: advice, authorization: authorization)
+            if code == .unauthorized { state.withLock { $0.refusal = error } }
             pending?.fail(error)
             ended?.handler(.ended(error))
         case .welcome:

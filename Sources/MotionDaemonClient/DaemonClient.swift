@@ -58,11 +58,18 @@ public final class DaemonClient: Sendable {
         /// What the reader read while a handler on it waited for an answer (samples, notices):
         /// dispatched once the handler returns, in order.
         var deferred: [DaemonMessage] = []
+        /// The daemon's last `unauthorized` answer. motiond closes a user who may not have data
+        /// after that answer, so a request that then finds the connection gone gets it instead
+        /// of `disconnected`.
+        var refusal: DaemonClientError?
         var closed = false
         /// Successful reconnections after a break.
         var reconnections = 0
         /// Wall-clock seconds of each break, from the break to the re-subscription.
         var gaps: [Double] = []
+
+        /// The refusal that explains a connection gone, for a user the daemon does not authorize.
+        var refusalStandingIn: DaemonClientError? { welcome.authorization == .authorized ? nil : refusal }
 
         mutating func takeRequestNumber() -> UInt32 {
             defer { nextRequest = nextRequest == UInt32.max ? 1 : nextRequest + 1 }
@@ -220,13 +227,17 @@ public final class DaemonClient: Sendable {
         return try state.withLock { state throws(DaemonClientError) -> PendingAnswer? in
             guard !state.closed else { throw DaemonClientError(.closed, "this motiond client was closed", advice: "Make a new one") }
             keep(&state)
-            guard let socket = state.socket else { return nil }
+            guard let socket = state.socket else {
+                if let refusal = state.refusalStandingIn { throw refusal }
+                return nil
+            }
             let request = state.takeRequestNumber()
             state.pending[request] = pending
             do throws(DaemonClientError) {
                 try socket.send(make(request), path: path)
             } catch {
                 state.pending[request] = nil
+                if error.kind == .disconnected, let refusal = state.refusalStandingIn { throw refusal }
                 throw error
             }
             return pending

@@ -38,6 +38,10 @@ public enum Framing {
     /// this protocol (an HTTP request's first bytes read as a length are ~0.5 GB) and closes
     /// the connection before a byte of it is buffered.
     public static let maximumFrameLength = 1 << 20
+    /// The longest frame a client can send: a hello with a name of 65 535 bytes (type byte,
+    /// magic, version, the name's count and bytes). The daemon reads client frames with this
+    /// limit, so a client that sends only part of a frame makes it hold 64 KiB at most.
+    public static let longestClientFrameLength = 1 + 4 + 2 + 2 + 65_535
     /// The socket a system daemon listens on (`motiond --socket` overrides it; clients read
     /// `OPENCOREMOTION_SOCKET` first).
     public static let defaultSocketPath = "/run/opencoremotion/motiond.sock"

@@ -31,28 +31,57 @@ package enum MotionBackend: Sendable, Equatable {
 ///
 /// A user the daemon does not authorize still gets the daemon (its starts and queries then
 /// fail with `notAuthorized` saying what to do): falling back to the devices directly would
-/// bypass the administrator's policy.
+/// bypass the administrator's policy. Likewise a core for the system's board that the daemon
+/// refuses (its connection limits) reports why instead of running the board beside it.
 package enum DaemonBackend {
-    /// A connected client when the rule picks the daemon, and the daemon's board file (or
-    /// "motiond board NAME" when the daemon does not tell this user its status).
-    package static func connect(board: String?, daemonSocket: String?, name: String) -> (client: DaemonClient, boardPath: String)? {
-        guard !DaemonClient.isDisabledByEnvironment else { return nil }
-        guard let client = try? DaemonClient(path: daemonSocket ?? DaemonClient.socketPath, name: name) else { return nil }
+    /// How the rule's daemon answered.
+    enum Answer {
+        /// The rule picks it: the client, and the daemon's board file (or "motiond board NAME"
+        /// when the daemon does not tell this user its status).
+        case daemon(DaemonClient, boardPath: String)
+        /// Nothing listens, `OPENCOREMOTION_NO_DAEMON`, or another board file: in-process.
+        case inProcess
+        /// The daemon runs and refused the connection (its limits): for the system's board,
+        /// the error to report rather than drive the chips beside it.
+        case refused(DaemonClientError)
+    }
+
+    static func answer(board: String?, daemonSocket: String?, name: String) -> Answer {
+        guard !DaemonClient.isDisabledByEnvironment else { return .inProcess }
+        let client: DaemonClient
+        do {
+            client = try DaemonClient(path: daemonSocket ?? DaemonClient.socketPath, name: name)
+        } catch {
+            return error.kind == .notRunning || board != nil ? .inProcess : .refused(error)
+        }
         let daemonBoard = try? client.status().boardPath
         if let board, daemonBoard != LiveBoard.resolve(board) {
             client.close()
-            return nil
+            return .inProcess
         }
-        return (client, daemonBoard ?? "motiond board \"\(client.welcome.boardName)\"")
+        return .daemon(client, boardPath: daemonBoard ?? "motiond board \"\(client.welcome.boardName)\"")
+    }
+
+    /// A connected client when the rule picks the daemon, and the daemon's board file.
+    package static func connect(board: String?, daemonSocket: String?, name: String) -> (client: DaemonClient, boardPath: String)? {
+        guard case .daemon(let client, let boardPath) = answer(board: board, daemonSocket: daemonSocket, name: name) else { return nil }
+        return (client, boardPath)
     }
 
     /// What a core runs on, by the rule: motiond (no board: its board file, or its name), or
     /// `board` (`defaultBoard` when nil) loaded in-process, with why it could not be.
     static func source(board: String?, daemonSocket: String?, name: String, defaultBoard: String = ManagerCore.defaultBoardPath)
         -> (daemon: DaemonClient?, board: LiveBoard?, boardPath: String, boardError: MotionManagerError?, boardFailure: EngineError?) {
-        if let (client, path) = connect(board: board, daemonSocket: daemonSocket, name: name) { return (client, nil, path, nil, nil) }
-        let load = BoardFileLoad(board ?? defaultBoard)
-        return (nil, load.board, load.path, load.error, load.failure)
+        switch answer(board: board, daemonSocket: daemonSocket, name: name) {
+        case .daemon(let client, let path):
+            return (client, nil, path, nil, nil)
+        case .refused(let error):
+            let path = daemonSocket ?? DaemonClient.socketPath
+            return (nil, nil, "motiond at \(path)", MotionManagerError(.notAvailable, "\(name): \(error.description)"), nil)
+        case .inProcess:
+            let load = BoardFileLoad(board ?? defaultBoard)
+            return (nil, load.board, load.path, load.error, load.failure)
+        }
     }
 
     /// Whether the system's board (nil) or the board file `board` has `sensor`, asking motiond

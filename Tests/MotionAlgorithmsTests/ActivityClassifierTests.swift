@@ -382,4 +382,86 @@ import Testing
         }
         #expect(!run.everFlags(.vehicle))
     }
+
+    // MARK: A walk held through a moment without gait evidence (issue 19, phones in the hand)
+
+    /// A hand-held phone in a turn: gravity fixed in the device, a slow turn about the vertical
+    /// (0.5 rad/s), and a bounce without a rhythm (low-passed noise, about 0.5 m/s² rms below
+    /// 1 Hz: the body's steps out of step) — the step detector and the gait rhythm both lose it.
+    struct Turn {
+        var noise: Noise
+        var bounce = 0.0
+        mutating func next() -> Sample {
+            bounce = 0.95 * bounce + 0.6 * noise.next()
+            return Sample(acceleration: (0.05 * noise.next(), 0.05 * noise.next(), 9.81 + bounce), rotation: (0.02, 0.02, 0.5))
+        }
+    }
+
+    @Test func aHandHeldWalkStaysWalkingThroughATurnWhereBothGaitSourcesLoseIt() {
+        // 20 s of walking (the detector and the body's rhythm agree), a 5 s turn that neither
+        // sees, then walking again: one walk, never stationary or no call in the turn.
+        var noise = Noise(seed: 21)
+        var turn = Turn(noise: Noise(seed: 22))
+        let run = Self.run(seconds: 40) { t in
+            if t >= 20 && t < 25 { return turn.next() }
+            var s = Self.gait(t, frequency: 1.8, amplitude: 2.5, noise: &noise)
+            s.stepping = t >= 2
+            s.cadence = 1.8
+            return s
+        }
+        for time in stride(from: 20.0, through: 25.0, by: 0.25) {
+            #expect(run.flags(at: time) == .walking, "\(run.flags(at: time).map { String($0.rawValue) } ?? "nil") at \(time) s")
+        }
+        #expect(run.flags(at: 39.9) == .walking)
+    }
+
+    @Test func aHeldWalkEndsWhenTheDeviceIsPutDown() {
+        // The walk stops and the phone lies still: the body's bounce is gone within a second,
+        // so the hold ends and the still device is stationary as soon as after any other call.
+        var noise = Noise(seed: 23)
+        let run = Self.run(seconds: 40) { t in
+            guard t < 20 else {
+                return Sample(acceleration: (0.02 * noise.next(), 0.02 * noise.next(), 9.81 + 0.02 * noise.next()),
+                              rotation: (0.005 * noise.next(), 0.005 * noise.next(), 0.005 * noise.next()))
+            }
+            var s = Self.gait(t, frequency: 1.8, amplitude: 2.5, noise: &noise)
+            s.stepping = t >= 2
+            s.cadence = 1.8
+            return s
+        }
+        let stationary = run.firstTime(of: .stationary, after: 20) ?? .infinity
+        #expect(stationary <= 23, "stationary at \(stationary) s")
+        #expect(!run.everFlags(.walking, after: 23))
+    }
+
+    @Test func aWalkIsHeldAtMost6sWithoutGaitEvidence() {
+        // After the walk, a steady device keeps bouncing without a rhythm for 20 s (someone
+        // fidgeting with the phone held up): walking ends 6 s after the last gait evidence.
+        var noise = Noise(seed: 24)
+        var turn = Turn(noise: Noise(seed: 25))
+        let run = Self.run(seconds: 45) { t in
+            if t >= 20 { return turn.next() }
+            var s = Self.gait(t, frequency: 1.8, amplitude: 2.5, noise: &noise)
+            s.stepping = t >= 2
+            s.cadence = 1.8
+            return s
+        }
+        #expect(run.flags(at: 22) == .walking, "held through the first seconds")
+        #expect(!run.everFlags(.walking, after: 29), "held beyond 6 s (+ the rhythm's 2 s end and a block)")
+    }
+
+    @Test func detectorStepsWithoutABodyRhythmAreNotHeld() {
+        // The detector says stepping on a steady device whose |a| has no rhythm (a phone moved
+        // about at a desk): walking while it says so (its call), but not one block longer —
+        // only a walk the body's rhythm confirmed is held.
+        var turn = Turn(noise: Noise(seed: 26))
+        let run = Self.run(seconds: 30) { t in
+            var s = turn.next()
+            s.stepping = t >= 2 && t < 15
+            s.cadence = 1.8
+            return s
+        }
+        #expect(run.flags(at: 14.9) == .walking)
+        #expect(!run.everFlags(.walking, after: 15.01))
+    }
 }

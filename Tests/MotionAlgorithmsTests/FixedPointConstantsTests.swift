@@ -30,7 +30,7 @@ import Testing
         #expect(settings.restGyroscopeThreshold * settings.restGyroscopeThreshold == Q32_32((2.0 * .pi / 180) * (2.0 * .pi / 180)))
         for (timeConstant, seconds) in [(settings.magnetometerTimeConstant, 9.0), (settings.restFilterTimeConstant, 0.5),
                                         (settings.restBiasTimeConstant, 2.0), (settings.motionBiasTimeConstant, 100.0),
-                                        (settings.motionBiasStartTimeConstant, 12.0)] {
+                                        (settings.motionBiasStartTimeConstant, 12.0), (settings.magnetometerStartTimeConstant, 2.0)] {
             #expect(timeConstant == Q32_32(seconds))
             #expect(timeConstant.reciprocal == Q32_32(1 / seconds))
         }

@@ -15,7 +15,11 @@ final class Motiond: @unchecked Sendable {
     var logPath: String { "\(folder)/motiond.log" }
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    init(_ name: String, board: String = "sim-walker.board", policy: String = "") throws {
+    /// More motiond options (limits, deadlines).
+    let options: [String]
+
+    init(_ name: String, board: String = "sim-walker.board", policy: String = "", options: [String] = []) throws {
+        self.options = options
         folder = "/tmp/ocm-client-\(name)-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         socket = "\(folder)/motiond.sock"
@@ -37,7 +41,7 @@ final class Motiond: @unchecked Sendable {
     func start() throws {
         let process = Process()
         process.executableURL = Self.productsFolder.appendingPathComponent("motiond")
-        process.arguments = ["--board", board, "--history", "\(folder)/history", "--socket", socket, "--policy", "\(folder)/policy"]
+        process.arguments = ["--board", board, "--history", "\(folder)/history", "--socket", socket, "--policy", "\(folder)/policy"] + options
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()

@@ -13,9 +13,13 @@ import Testing
         let link = try daemon.connect("denied client")
         #expect(link.welcome.authorization == .restricted)
         #expect(!link.welcome.historyAllowed)
+        let baseline = daemon.openSockets
+        // Each request on a new connection: the daemon closes a user who may not after the
+        // error that says so, so that it holds no connection.
         for message in [{ (r: UInt32) in ClientMessage.subscribe(request: r, stream: .accelerometer, interval: 0, from: 0, frame: 0) },
                         { (r: UInt32) in ClientMessage.queryPedometer(request: r, from: 0, to: wallSeconds) },
                         { (r: UInt32) in ClientMessage.status(request: r) }] {
+            let link = try daemon.connect("denied client")
             let request = try link.send(message)
             let answer = try link.receive()
             guard case .error(let number, let code, let text, let advice) = answer else {
@@ -24,10 +28,11 @@ import Testing
             }
             #expect(number == request && code == .unauthorized)
             #expect(text.contains("may not read motion data") && advice.contains("administrator"), "\(text) / \(advice)")
+            // Then the connection ends: no samples, nothing more.
+            let after = #expect(throws: DaemonError.self) { try link.receive() }
+            #expect(after?.message.contains("closed") == true, "\(String(describing: after))")
         }
-        // And no samples follow.
-        link.setReceiveTimeout(1)
-        #expect(throws: DaemonError.self) { try link.receive() }
+        #expect(eventually(seconds: 10) { daemon.openSockets <= baseline }, "\(daemon.openSockets) sockets, \(baseline) before")
     }
 
     @Test func aLiveOnlyUserGetsStreamsButNoHistory() throws {

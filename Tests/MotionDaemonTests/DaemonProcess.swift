@@ -11,6 +11,8 @@ final class DaemonProcess: @unchecked Sendable {
     let history: String
     let policy: String
     let board: String
+    /// More motiond options (limits, deadlines).
+    let options: [String]
     private(set) var process: Process?
     /// What motiond wrote to standard error, all runs (a new pipe each run: Process closes
     /// the parent's copy of the write end).
@@ -18,7 +20,12 @@ final class DaemonProcess: @unchecked Sendable {
     private let logLock = NSLock()
     private var logText = ""
 
-    init(_ name: String, board: String = "sim-walker.board", policy: String = "") throws {
+    /// A program motiond runs under (e.g. prlimit and its options, ending in --).
+    let wrapper: [String]
+
+    init(_ name: String, board: String = "sim-walker.board", policy: String = "", options: [String] = [], wrapper: [String] = []) throws {
+        self.options = options
+        self.wrapper = wrapper
         folder = "/tmp/motiond-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         chmod(folder, 0o755)  // a test connects as another user too
@@ -55,8 +62,9 @@ final class DaemonProcess: @unchecked Sendable {
             self.logLock.withLock { self.logText += String(decoding: data, as: UTF8.self) }
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary("motiond"))
-        process.arguments = ["--board", board, "--history", history, "--socket", socket, "--policy", policy]
+        let arguments = [Self.binary("motiond"), "--board", board, "--history", history, "--socket", socket, "--policy", policy] + options
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? arguments[0])
+        process.arguments = Array((wrapper + arguments).dropFirst())
         process.standardError = logPipe
         process.standardOutput = logPipe
         try process.run()
@@ -80,6 +88,39 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Descriptors the daemon holds now (/proc/PID/fd).
+    var openDescriptors: Int {
+        guard let process else { return 0 }
+        return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? 0
+    }
+
+    /// CPU time the daemon used so far (user + system), s.
+    var processorSeconds: Double {
+        guard let process, let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let end = text.lastIndex(of: ")") else { return 0 }
+        // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields = text[text.index(after: end)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Sockets the daemon holds now (its listener, its clients' connections): unlike all its
+    /// descriptors, not changed by the history opening a new segment file meanwhile.
+    var openSockets: Int {
+        guard let process else { return 0 }
+        let folder = "/proc/\(process.processIdentifier)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")) ?? "").hasPrefix("socket:") }.count
+    }
+
+    /// The daemon's resident memory now, bytes (VmRSS in /proc/PID/status).
+    var residentBytes: Int {
+        guard let process, let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") else { return 0 }
+        return kilobytes * 1024
+    }
 
     func connect(_ name: String) throws -> DaemonLink {
         let link = try DaemonLink(path: socket, name: name)

@@ -50,7 +50,7 @@ extension BenchActivity {
         var gyro: FusionVector<Q32_32>?
         var nextPrint: Int64 = 0
         func d(_ q: Q32_32?) -> String { q.map { String(format: "%.3f", Double($0.rawValue) / 4_294_967_296) } ?? "-" }
-        print("t vib ride spread steady rot gaitR pedalR cadence stepping gait rhythmWalk car bike noGait rough AUTO CYC still flags")
+        print("t vib ride spread steady rot gaitR pedalR cadence stepping gait rhythmWalk held car bike noGait rough AUTO CYC still flags")
         for reading in readings {
             switch reading.value {
             case .angularVelocity(let w): gyro = FusionVector(x: Q32_32(w.x), y: Q32_32(w.y), z: Q32_32(w.z))
@@ -65,7 +65,7 @@ extension BenchActivity {
                 let b = { (x: Bool) in x ? "1" : "." }
                 print(String(format: "%.1f", Double(time) / 1e9), d(w.vibration), d(w.rideDeviation), d(w.axisSpread),
                       d(w.gravitySteadiness), d(w.rotation), d(g.gaitRhythm), d(g.pedalRhythm), d(e.rhythmCadence * Q32_32(integer: 60)),
-                      b(g.stepping), b(e.gaitBlock), b(e.rhythmWalking), b(e.carBlock), b(e.bikeBlock), b(e.noGait), b(e.rough),
+                      b(g.stepping), b(e.gaitBlock), b(e.rhythmWalking), b(e.walkHeld), b(e.carBlock), b(e.bikeBlock), b(e.noGait), b(e.rough),
                       b(e.automotive), b(e.cycling), b(e.still), tracker.current.flags.rawValue)
             default: break
             }

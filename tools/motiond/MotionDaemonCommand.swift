@@ -47,12 +47,32 @@ struct MotionDaemonCommand: ParsableCommand {
     @Option(help: "Also publish to the MQTT broker this configuration file names (Sources/MotionMQTT/PAYLOADS.md).")
     var mqtt: String?
 
+    @Option(help: "Connections served at once; more are refused and closed.")
+    var maxClients = 256
+
+    @Option(help: "Connections of one user (uid) served at once; more are refused and closed.")
+    var maxClientsPerUser = 32
+
+    @Option(help: "Seconds a connection has to say hello, and to finish a frame it began, before it is closed.")
+    var handshakeTimeout = 5.0
+
+    @Option(help: "Seconds a repeated log line is counted before its summary is written.")
+    var logRepeatWindow = 60.0
+
     func run() throws {
         var configuration = DaemonConfiguration()
         configuration.board = board
         configuration.historyRoot = history
         configuration.socketPath = socket
         configuration.policyPath = policy
+        guard maxClients >= 1, maxClientsPerUser >= 1, handshakeTimeout > 0, handshakeTimeout <= 3600, logRepeatWindow >= 0, logRepeatWindow <= 86_400 else {
+            FileHandleLine.standardError("motiond: --max-clients and --max-clients-per-user take 1 or more, --handshake-timeout 0…3600 s, --log-repeat-window 0…86 400 s")
+            throw ExitCode(2)
+        }
+        configuration.maximumClients = maxClients
+        configuration.maximumClientsPerUser = maxClientsPerUser
+        configuration.handshakeTimeoutNanoseconds = Int64(handshakeTimeout * 1e9)
+        DaemonLog.lines.windowNanoseconds = Int64(logRepeatWindow * 1e9)
         let daemon: Daemon
         do {
             daemon = try Daemon(configuration: configuration)
@@ -66,7 +86,7 @@ struct MotionDaemonCommand: ParsableCommand {
         if let mqtt {
             do {
                 let published = try BoardPublisher(board: daemon.boardPath, configuration: try MQTTConfigurationFile.load(path: mqtt),
-                                                   log: { FileHandleLine.standardError("motiond: mqtt: \($0)") })
+                                                   log: { DaemonLog.say("mqtt: \($0)") })  // repeats (a broker down) summarized
                 for line in try published.start() { FileHandleLine.standardError("motiond: mqtt: skipped \(line)") }
                 publisher = published
             } catch {

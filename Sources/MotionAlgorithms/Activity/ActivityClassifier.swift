@@ -10,6 +10,10 @@ public import FixedPoint
 /// bounce ≥ 0.1 m/s², in each of the last 4 half-seconds; ends after 2 s without it; a rhythm
 /// at a runner's cadence needs a runner's impacts: nobody walks at 150 steps/min). Either suffices: a walk or a run
 /// the detector's gates reject (a phone held in the hand, texting, phoning) is still a walk.
+/// A walk the body's rhythm confirmed (in the last 32 s) is then held through up to 6 s without
+/// either (a turn, a doorway: `walkHeld`) while the body still bounces (≥ 0.1 m/s² over the last
+/// second), more than it vibrates (5–20 Hz below half the bounce) and the device is held steady
+/// (`gravitySteadiness` ≥ 0.95); it ends at once when any of these fails.
 /// Decisions are taken every 0.5 s on the last 2 s of `ActivityFeatures` (and at once when
 /// `stepping` changes):
 ///
@@ -76,6 +80,9 @@ public struct ActivityClassifier: Sendable {
     private var gaitBlocks: UInt64 = 0
     /// Walking or running from the gait rhythm alone (the step detector may miss the walk).
     private var rhythmWalking = false
+    /// A confirmed walk carried through a short loss of both gait sources (a turn, a doorway):
+    /// see `holdBlocks`.
+    private var walkHeld = false
     /// Steps/s from the gait rhythm's step period (0 without a rhythm).
     private var rhythmCadence = Q32_32.zero
     /// The last block's rhythm came with running-strength impacts (≥ 0.3 g).
@@ -138,7 +145,11 @@ public struct ActivityClassifier: Sendable {
     /// vector, not as `gravitySteadiness`: a rough road's shocks (spread up to 15 m/s² on a
     /// handlebar) inflate the mean of |a| and would read as a device turned over.
     private static var bikeGravity: Q32_32 { Q32_32(numerator: 7 * 980_665, denominator: 1_000_000) }
+    /// Gravity's direction held within about ±18° over 2 s (cos 18° ≈ 0.95): a car's body; a
+    /// phone held where its user watches it (texting, AR, a call) or carried while walking.
     private static var carSteadiness: Q32_32 { Q32_32(numerator: 95, denominator: 100) }
+    /// 12 blocks (6 s): the longest a walk is held without gait evidence (see `walkHeld`).
+    private static var holdBlocks: Int { 12 }
 
     public init() {}
 
@@ -150,8 +161,9 @@ public struct ActivityClassifier: Sendable {
     public private(set) var lastGaitRhythm = Q32_32.zero
 
     /// The evidence of the last completed block, for diagnostics (`motionctl bench-activity --trace`).
+    /// Not updated in an Embedded Swift build (a sensor hub's firmware has no trace to print).
     public struct Diagnostics: Sendable {
-        public var gaitBlock = false, rhythmWalking = false, carBlock = false, bikeBlock = false
+        public var gaitBlock = false, rhythmWalking = false, walkHeld = false, carBlock = false, bikeBlock = false
         public var noGait = false, rough = false, automotive = false, cycling = false, still = false
         public var rhythmCadence = Q32_32.zero  // steps/s
     }
@@ -183,7 +195,7 @@ public struct ActivityClassifier: Sendable {
         // credited steps, is lower when it misses steps (a hand-held run).
         let onFootCadence = rhythmCadence > .zero ? rhythmCadence : cadence
         // In a vehicle, the detector's steps without a gait rhythm are the road's shocks.
-        let onFoot = rhythmWalking || (stepping && !automotive && !cycling)
+        let onFoot = rhythmWalking || (stepping && !automotive && !cycling) || walkHeld
         return decide(time: time, stepping: onFoot, cadence: onFootCadence, newBlock: blockDone)
     }
 
@@ -193,7 +205,7 @@ public struct ActivityClassifier: Sendable {
         if still {
             // A fidget does not end it: movement for 1.5 s does (or steps).
             let moving = w.axisSpread >= Self.stillSpreadStay || rotation >= Self.stillRotationStay
-            movingBlocks = moving ? movingBlocks + 1 : 0
+            movingBlocks = moving ? movingBlocks &+ 1 : 0  // ≤ 3: still ends at 3
             still = !stepping && movingBlocks < 3
         } else {
             // Quiet for the last second is enough to say so.
@@ -244,7 +256,24 @@ public struct ActivityClassifier: Sendable {
         let rough = w.vibration >= Self.roughRoad
         let inVehicle = automotive || cycling
         let gaitEvidence = rhythmWalking || (stepping && !inVehicle)
-        blocksSinceGait = gaitEvidence ? 0 : min(blocksSinceGait + 1, Int.max / 2)
+        let walkGoingOn = walkHeld || blocksSinceGait == 0  // the previous block was on foot
+        blocksSinceGait = gaitEvidence ? 0 : min(blocksSinceGait &+ 1, Int.max / 2)
+        // A walk does not end because both witnesses lose it for a moment: in a turn (a 180°
+        // turn takes 2–4 steps), a doorway or a change of grip the body's rhythm breaks and a
+        // hand-held phone's steps fall under the detector's gates, and until now the classifier
+        // said `stationary` there (phone_attitude: 320 s of 1 500 s of walking). It ends when the
+        // body does: the last second's bounce below a still person's sway (`gaitBounce`); the
+        // device no longer held steady as a carried or watched phone is (a device handled at a
+        // desk is turned: BROAD's handled trials have a median steadiness of 0.8); 5–20 Hz
+        // vibration above half the bounce (a walking body's 0.3–5 Hz bounce dominates |a|, a hand
+        // damps the heel strikes: 0.1–0.3 of it in a hand; knocks, taps and motors on a handled
+        // device are broadband); or 6 s without gait evidence. Once ended it does not resume
+        // (a walk is carried on, never restarted, by the hold), and only a walk the body's own
+        // rhythm confirmed in the last 32 s (`gaitBlocks`) is held: the detector's steps alone
+        // may be a device moved by hand.
+        walkHeld = walkGoingOn && !inVehicle && blocksSinceGait <= Self.holdBlocks && gaitBlocks != 0
+            && lastSecond.rideDeviation >= Self.gaitBounce && w.gravitySteadiness >= Self.carSteadiness
+            && w.vibration + w.vibration <= w.rideDeviation  // wrapping +: both ≤ 2⁹ m/s²
         let noGait = blocksSinceGait >= 20
         let roadVibration = w.vibration >= Self.vibrationMinimum && w.vibration <= Self.vibrationMaximum
         // A car: road vibration, a bounce on the suspension, slow turns, gravity's direction
@@ -263,8 +292,8 @@ public struct ActivityClassifier: Sendable {
         carBlocks = carBlocks << 1 | (carLike ? 1 : 0)
         roughBlocks = roughBlocks << 1 | (rough ? 1 : 0)
         bikeBlocks = bikeBlocks << 1 | (bikeLike ? 1 : 0)
-        blocksSinceCar = carLike ? 0 : min(blocksSinceCar + 1, Int.max / 2)
-        blocksSinceBike = bikeLike ? 0 : min(blocksSinceBike + 1, Int.max / 2)
+        blocksSinceCar = carLike ? 0 : min(blocksSinceCar &+ 1, Int.max / 2)
+        blocksSinceBike = bikeLike ? 0 : min(blocksSinceBike &+ 1, Int.max / 2)
 
         let last60: UInt64 = (1 << 60) - 1, last40: UInt64 = (1 << 40) - 1
         // A vehicle ends with a gait's rhythm (the user walks away) or without its evidence
@@ -282,11 +311,15 @@ public struct ActivityClassifier: Sendable {
         let mostlySmooth = (roughBlocks & last60).nonzeroBitCount < 30
         if !automotive, !sustainedRhythm, mostlySmooth, (carBlocks & last60).nonzeroBitCount >= 54 { automotive = true }
         if rhythmWalking || blocksSinceBike > 20 || automotive { cycling = false }
+        // Diagnostics for `motionctl bench-activity --trace` on Linux; a sensor hub's image has
+        // no use for them (they cost its Cortex-M0 image 100-odd bytes of its 48 KB).
+        #if !hasFeature(Embedded)
         defer {
-            diagnostics = Diagnostics(gaitBlock: gaitNow, rhythmWalking: rhythmWalking, carBlock: carLike, bikeBlock: bikeLike,
+            diagnostics = Diagnostics(gaitBlock: gaitNow, rhythmWalking: rhythmWalking, walkHeld: walkHeld, carBlock: carLike, bikeBlock: bikeLike,
                                       noGait: noGait, rough: rough, automotive: automotive, cycling: cycling, still: still,
                                       rhythmCadence: rhythmCadence)
         }
+        #endif
         if !cycling, !automotive, (bikeBlocks & last40).nonzeroBitCount >= 32 { cycling = true }
     }
 
@@ -321,7 +354,8 @@ public struct ActivityClassifier: Sendable {
             estimate.flags = flags
             estimate.startNanoseconds = max(time - evidenceNanoseconds, 0)
         } else if newBlock {
-            blocksInState += 1
+            // Only compared with 5, 20 and 60: saturates there (no overflow check, no wrap).
+            blocksInState = min(blocksInState &+ 1, 60)
         }
         estimate.confidence = confidence(for: flags)
         return estimate != previous

@@ -83,22 +83,23 @@ public struct ActivityFeatures: Sendable {
         let ride = middle - slow
 
         let d = a - reference
-        current.samples += 1
+        // Wrapping adds: a block holds 0.5 s of samples, a window four blocks (Int64 never near).
+        current.samples &+= 1
         current.sum = current.sum + d
         current.sumOfSquares = current.sumOfSquares + FusionVector(x: d.x * d.x, y: d.y * d.y, z: d.z * d.z)
         current.sumOfMagnitudes = current.sumOfMagnitudes + magnitude
         current.rideEnergy = current.rideEnergy + ride * ride
         current.vibrationEnergy = current.vibrationEnergy + vibration * vibration
         if let w = rotationRate {
-            current.rotationSamples += 1
+            current.rotationSamples &+= 1
             current.rotationEnergy = current.rotationEnergy + w.squaredLength
         }
         guard time - blockStart >= Self.blockNanoseconds else { return false }
-        newest = (newest + 1) & 3
+        newest = (newest &+ 1) & 3
         blocks[newest] = current
         current = Block()
         blockStart = time
-        if completedBlocks < Int(Int32.max) { completedBlocks += 1 }
+        if completedBlocks < Int(Int32.max) { completedBlocks &+= 1 }
         // Stored blocks are re-based on the newest sample, so the window's sums stay small
         // (the variance is a difference of sums) even when the device turns over.
         rereference(to: a)
@@ -130,13 +131,13 @@ public struct ActivityFeatures: Sendable {
         var total = Block()
         for age in 0..<count {
             let block = blocks[(newest + 4 - age) & 3]
-            total.samples += block.samples
+            total.samples &+= block.samples
             total.sum = total.sum + block.sum
             total.sumOfSquares = total.sumOfSquares + block.sumOfSquares
             total.sumOfMagnitudes = total.sumOfMagnitudes + block.sumOfMagnitudes
             total.rideEnergy = total.rideEnergy + block.rideEnergy
             total.vibrationEnergy = total.vibrationEnergy + block.vibrationEnergy
-            total.rotationSamples += block.rotationSamples
+            total.rotationSamples &+= block.rotationSamples
             total.rotationEnergy = total.rotationEnergy + block.rotationEnergy
         }
         return total

@@ -80,8 +80,8 @@ public struct GaitRhythm: Sendable {
         // stays inside), which bounds `correlation`'s sums.
         let value = (lowPass - mean).rawValue >> 16
         ring[next] = Int32(min(max(value, -Self.largestValue), Self.largestValue))
-        next = next + 1 == Self.length ? 0 : next + 1
-        if filled < Self.length { filled += 1 }
+        next = next &+ 1 == Self.length ? 0 : next &+ 1  // < length: wrapping adds
+        if filled < Self.length { filled &+= 1 }
     }
 
     /// The best normalised autocorrelation at a gait lag (0…1; 0 until the ring is full or when

@@ -59,8 +59,8 @@ public struct RhythmDetector: Sendable {
         nextSample += Self.sampleNanoseconds
         if time - nextSample > Self.sampleNanoseconds { nextSample = time + Self.sampleNanoseconds }
         ring[next] = lowPass - mean
-        next = next + 1 == Self.length ? 0 : next + 1
-        if filled < Self.length { filled += 1 }
+        next = next &+ 1 == Self.length ? 0 : next &+ 1  // < length: wrapping adds
+        if filled < Self.length { filled &+= 1 }
     }
 
     /// The strongest normalised autocorrelation at a pedalling lag and that lag (s); 0 until

@@ -12,6 +12,18 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     public var accelerometerTimeConstant = Q32_32(integer: 3)
     /// Time constant of the heading correction by the magnetometer, s.
     public var magnetometerTimeConstant = Q32_32(integer: 9)
+    /// … from this one at start, growing by a second every four seconds the field corrects the
+    /// heading (or the device rests) until it reaches `magnetometerTimeConstant` (after 28 s), s.
+    /// The loop also learns the gyroscope's bias about the vertical (`MagneticBiasTracking`),
+    /// which only the magnetometer sees in motion: 5 °/s on phone_attitude's iPhone 5, up to
+    /// 20 °/s for an MPU-6050. With 9 s from the start, such a drift is learned in about a minute
+    /// and turns the heading 30–50° meanwhile. Estimating a heading and a constant rate from t
+    /// seconds of equally weighted measurements (least squares) gives a loop whose time constant
+    /// is t/4, hence the growth; the start is 2 s, not less, because a loop that fast learns a
+    /// disturbed field's few seconds as a bias (phone_attitude's disturbed Nexus 5: 0.7 °/s from
+    /// its first 10 s, then 70° of drift under a minute of rejected field, at 1 s). The same
+    /// time constant sets the proportional correction, and the loop stays critically damped.
+    public var magnetometerStartTimeConstant = Q32_32(integer: 2)
     /// Rest: the gyroscope within this of its 0.5 s average, rad/s (2 °/s: round(2π/180 × 2³²)) …
     public var restGyroscopeThreshold = Q32_32(rawValue: 149_922_641)
     /// … and the accelerometer within this of its average, m/s² …

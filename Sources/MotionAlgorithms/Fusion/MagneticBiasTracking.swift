@@ -10,7 +10,8 @@ import FixedPoint
 /// part, mapped onto the device's vertical of the moment, is a bias b (device axes) that turns
 /// the heading at −(v · b) (v the vertical in device axes), which the filter then predicts.
 /// With gain k = 1/(4τ²) the loop s² + s/τ + k is critically damped (a 5 °/s drift is learned in
-/// about 2τ, without overshoot).
+/// about 2τ, without overshoot); τ is the heading loop's time constant of the moment, short at
+/// the start (`AttitudeFilterSettings.magnetometerStartTimeConstant`).
 ///
 /// Only the part of b beyond `magneticBiasDeadBand` is used: the corrections also carry the
 /// magnetic field's local distortions as the device moves around a room (1–3° of heading),
@@ -21,13 +22,9 @@ public struct MagneticBiasTracking<Scalar: FusionScalar>: Sendable {
 
     /// The learned bias, rad/s, device axes (each axis within the filter's bias limit).
     public private(set) var bias = Vector.zero
-    /// k = 1/(4τ²), s⁻².
-    private let gain: Scalar
     private let deadBand, limit: Scalar
 
     public init(settings: AttitudeFilterSettings) {
-        let halfRate = settings.magnetometerTimeConstant.reciprocal * Q32_32(numerator: 1, denominator: 2)  // 1/(2τ)
-        gain = Scalar(halfRate * halfRate)
         deadBand = Scalar(settings.magneticBiasDeadBand)
         limit = Scalar(settings.biasLimit)
     }
@@ -39,9 +36,11 @@ public struct MagneticBiasTracking<Scalar: FusionScalar>: Sendable {
         -(vertical.x * beyondDeadBand(bias.x) + vertical.y * beyondDeadBand(bias.y) + vertical.z * beyondDeadBand(bias.z)) * dt
     }
 
-    /// One accepted magnetic correction: the heading was `headingError` rad short of the field's.
-    public mutating func learn(headingError: Scalar, vertical: Vector, dt: Scalar) {
-        let step = headingError * gain * dt
+    /// One accepted magnetic correction: the heading was `headingError` rad short of the field's,
+    /// with the heading loop's time constant τ now (`inverseTime` = 1/τ, s⁻¹).
+    public mutating func learn(headingError: Scalar, vertical: Vector, inverseTime: Scalar, dt: Scalar) {
+        let halfRate = inverseTime.timesPowerOfTwo(-1)  // 1/(2τ): k = 1/(4τ²), s⁻²
+        let step = headingError * halfRate * halfRate * dt
         bias = Vector(x: clamped(bias.x - vertical.x * step), y: clamped(bias.y - vertical.y * step), z: clamped(bias.z - vertical.z * step))
     }
 

@@ -152,14 +152,14 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         guard turned || pairAge >= Self.pairTime else { return }
         let age = pairAge
         covariance.addToDiagonal(Self.offsetDriftRate * age)
-        // Rows of R₂ − R₁ and R₂ m₂ − R₁ m₁. The columns of R are R e_x, R e_y, R e_z.
-        let now = Self.columns(rotation), then = Self.columns(pairRotation)
+        // Rows of R₂ − R₁ and R₂ m₂ − R₁ m₁.
+        let now = Self.rows(rotation), then = Self.rows(pairRotation)
         let difference = (now.x - then.x, now.y - then.y, now.z - then.z)
         let value = rotation.rotate(raw) - pairRotation.rotate(pairRaw)
         let variance = Self.pairVariance + Self.pairDriftVariance * age * age
-        var rejected = observe(row: (difference.0.x, difference.1.x, difference.2.x), value: value.x, variance: variance)
-        rejected = observe(row: (difference.0.y, difference.1.y, difference.2.y), value: value.y, variance: variance) || rejected
-        rejected = observe(row: (difference.0.z, difference.1.z, difference.2.z), value: value.z, variance: variance) || rejected
+        var rejected = observe(row: difference.0, value: value.x, variance: variance)
+        rejected = observe(row: difference.1, value: value.y, variance: variance) || rejected
+        rejected = observe(row: difference.2, value: value.z, variance: variance) || rejected
         startPair(raw, rotation)
         // Rejected for long, the offset itself has probably changed (a magnetic case, a new
         // board mount): forget enough of it to learn it again.
@@ -171,7 +171,7 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         accuracy = Self.accuracy(of: covariance)
         // The variance of c's two horizontal components in the reference frame: rᵢ P rᵢᵀ for
         // the rows x and y of R.
-        let horizontal = quadratic((now.x.x, now.y.x, now.z.x)) + quadratic((now.x.y, now.y.y, now.z.y))
+        let horizontal = quadratic(now.x) + quadratic(now.y)
         let known = horizontal < Self.applicableHorizontalVariance
         let significant = offset.squaredLength >= Self.significantOffsetSquared
         let left = (raw - offset).squaredLength
@@ -187,21 +187,19 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
         hasPairStart = true
     }
 
-    /// The columns of the rotation's matrix: the device's axes in the reference frame. (Static:
-    /// no copy of self to avoid, and called at most 20 times a second, so not inlined: the
-    /// Cortex-M0 firmware's flash is short.)
-    private static func columns(_ rotation: Rotation) -> (x: Vector, y: Vector, z: Vector) {
-        (rotation.rotate(Vector(x: .one, y: .zero, z: .zero)), rotation.rotate(Vector(x: .zero, y: .one, z: .zero)),
-         rotation.rotate(Vector(x: .zero, y: .zero, z: .one)))
-    }
+    /// The rows of the rotation's matrix. (Static: no copy of self to avoid, and called at most
+    /// 20 times a second, so not inlined: the Cortex-M0 firmware's flash is short.)
+    @inline(never)
+    private static func rows(_ rotation: Rotation) -> (x: Vector, y: Vector, z: Vector) { rotation.matrixRows }
 
     /// h P hᵀ, µT².
     @inline(__always)  // (see `appliedOffset`)
-    private func quadratic(_ h: (Scalar, Scalar, Scalar)) -> Scalar { covariance.quadratic(h) }
+    private func quadratic(_ h: Vector) -> Scalar { covariance.quadratic((h.x, h.y, h.z)) }
 
     /// One scalar equation value = h · c with variance `variance` (µT²); whether it was
     /// rejected as a disturbance.
-    private mutating func observe(row h: (Scalar, Scalar, Scalar), value: Scalar, variance: Scalar) -> Bool {
+    private mutating func observe(row: Vector, value: Scalar, variance: Scalar) -> Bool {
+        let h = (row.x, row.y, row.z)
         // P hᵀ and S = h P hᵀ + r.
         let ph = covariance.times(h)
         let s = ph.0 * h.0 + ph.1 * h.1 + ph.2 * h.2 + variance

@@ -99,4 +99,30 @@ import Testing
         #expect(filter.isMagneticallyDisturbed)
         #expect(abs(yaw() - 40) < 0.05, "yaw \(yaw())° during the disturbance")
     }
+
+    /// A filter that saw the field (19 µT north, 46 down) for 10 s — at rest, or turning about
+    /// the vertical — and then, at rest, a magnet attached to the device (8 µT more downwards:
+    /// 15 % stronger) for 6 s: whether the field is still rejected.
+    static func rejectsAnAttachedMagnet(afterTurning turning: Bool) -> Bool {
+        var filter = FixedPointAttitudeFilter()
+        var heading = 0.0
+        for step in 1...1000 {
+            let rate = turning ? 0.5 * sin(2 * .pi * Double(step) / 800) : 0
+            heading += rate / 100
+            filter.update(gyroscope: Self.vector(0, 0, rate), accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
+            filter.update(magnetometer: Self.vector(19 * cos(heading), -19 * sin(heading), -46), dt: Self.dt)
+        }
+        for _ in 0..<600 {
+            filter.update(gyroscope: .zero, accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
+            filter.update(magnetometer: Self.vector(19 * cos(heading), -19 * sin(heading), -54), dt: Self.dt)
+        }
+        return filter.isMagneticallyDisturbed
+    }
+
+    @Test func aReferenceSeenOnlyAtRestIsReplacedByASteadyNewField() {
+        // At rest any field is steady, a magnet's too: the first reference is confirmed only by
+        // turning. Unconfirmed, a new steady field replaces it after 5 s; confirmed, after 20 s.
+        #expect(!Self.rejectsAnAttachedMagnet(afterTurning: false))
+        #expect(Self.rejectsAnAttachedMagnet(afterTurning: true))
+    }
 }
