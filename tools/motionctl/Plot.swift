@@ -1,12 +1,10 @@
 import ArgumentParser
-import Glibc
+import Foundation
 import MotionEngine
 
 /// `motionctl plot REPLAY_DIR`: pictures of what `motionctl replay` wrote, drawn by the Python
 /// package's `opencoremotion.plot` with matplotlib (Debian's python3-matplotlib), not by a
-/// plotting library written here. The checkout's `bindings/python/src` goes first on
-/// PYTHONPATH, so it works before the package is installed with pip; with `--recording`, the
-/// package reads the recording through the installed C library (or $OPENCOREMOTION_LIBRARY).
+/// plotting library written here.
 struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw SVG and PNG pictures of a replay's output with matplotlib.",
@@ -27,19 +25,40 @@ struct Plot: ParsableCommand {
     var python = "python3"
 
     func run() throws {
-        var arguments = [python, "-m", "opencoremotion.plot", replay]
+        var arguments = [replay]
         if let recording { arguments += ["--recording", recording] }
         if let out { arguments += ["--out", out] }
-        let source = BoardDescription.repositoryRoot + "/bindings/python/src"
-        if let existing = getenv("PYTHONPATH"), existing.pointee != 0 {
-            setenv("PYTHONPATH", source + ":" + String(cString: existing), 1)
-        } else {
-            setenv("PYTHONPATH", source, 1)
-        }
-        let cArguments = arguments.map { strdup($0) } + [nil]
-        _ = execvp(python, cArguments)  // returns only on failure
-        let reason = String(cString: strerror(errno))
-        throw ValidationError(
-            "Could not run \(python): \(reason). Install Python 3 and matplotlib (sudo apt-get install python3 python3-matplotlib), or name an interpreter with --python.")
+        try PythonPlot.run(python: python, module: "opencoremotion.plot", arguments: arguments)
     }
+}
+
+/// Runs a module of the Python package (`python -m MODULE ARGUMENTS`) and waits for it. The
+/// checkout's `bindings/python/src` goes first on PYTHONPATH, so the pictures work before the
+/// package is installed with pip; what the module prints goes to this process's output.
+enum PythonPlot {
+    static func run(python: String, module: String, arguments: [String]) throws {
+        var environment = ProcessInfo.processInfo.environment
+        let source = BoardDescription.repositoryRoot + "/bindings/python/src"
+        environment["PYTHONPATH"] = [source, environment["PYTHONPATH"]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python, "-m", module] + arguments
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            throw ValidationError("Could not run \(python): \(error). Install Python 3 and matplotlib: sudo apt-get install python3 python3-matplotlib.")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let advice = process.terminationStatus == 127
+                ? "\(python) was not found: install python3 and python3-matplotlib, or name an interpreter with --python"
+                : "its message is above"
+            throw PlotFailure(description: "\(python) -m \(module) failed (exit \(process.terminationStatus)): \(advice).")
+        }
+    }
+}
+
+struct PlotFailure: Error, CustomStringConvertible {
+    var description: String
 }
