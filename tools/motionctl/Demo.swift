@@ -82,7 +82,7 @@ struct Demo: ParsableCommand {
                        (SensorKindName.barometer, played.sensors.contains(.barometer))]
         let missing = sensors.filter { !$0.1 }.map(\.0.rawValue)
         if !missing.isEmpty {
-            lines.append("  not recorded: \(missing.joined(separator: ", ")) (those emulated chips feel nothing of the walk, so the demo leaves out what they would give)")
+            lines.append("  not recorded: \(missing.joined(separator: ", ")) (those emulated chips feel nothing of it, so the demo leaves out what they would give)")
         }
         return lines
     }

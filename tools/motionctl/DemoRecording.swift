@@ -21,11 +21,11 @@ struct DemoRecording {
     init(boardPath: String, recordingPath: String, truthPath: String?) throws {
         let recording = Self.absolute(recordingPath)
         guard FileManager.default.fileExists(atPath: recording) else {
-            throw DemoError("There is no recording at \(recordingPath) (looked in \(FileManager.default.currentDirectoryPath)). "
+            throw DemoError("There is no recording at \(Self.shown(recordingPath)). "
                             + "Run the demo from the repository root, or give --recording PATH to a recording (ocm-recording format).")
         }
         guard FileManager.default.fileExists(atPath: Self.absolute(boardPath)) else {
-            throw DemoError("There is no board file at \(boardPath) (looked in \(FileManager.default.currentDirectoryPath)). "
+            throw DemoError("There is no board file at \(Self.shown(boardPath)). "
                             + "Run the demo from the repository root, or give --board PATH to a simulated board's file (boards/sim-*.board).")
         }
         var board = try BoardDescription.load(path: Self.absolute(boardPath))
@@ -67,6 +67,11 @@ struct DemoRecording {
         var base = recording
         for suffix in [".gz", ".csv"] where base.hasSuffix(suffix) { base.removeLast(suffix.count) }
         return base + ".json"
+    }
+
+    /// A path as a message gives it: a relative one with the folder it was looked for in.
+    private static func shown(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "\(path) (looked in \(FileManager.default.currentDirectoryPath))"
     }
 
     private static func absolute(_ path: String) -> String {

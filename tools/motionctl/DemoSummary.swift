@@ -26,7 +26,7 @@ struct DemoSummary {
                      + (pedometer.averageActivePace.map { String(format: ", average active pace %.2f s/m", $0) } ?? ""))
         let active = Double(pedometer.totals.activeNanoseconds) / 1e9
         var cadence = active > 0 ? String(format: "  cadence   %.2f steps/s while walking", Double(counted) / active) : "  cadence   -"
-        if let trueCadence = recording.truth?.cadence { cadence += String(format: " (true %.2f steps/s)", trueCadence) }
+        if let trueCadence = recording.truth?.cadence(through: endNanoseconds) { cadence += String(format: " (true %.2f steps/s)", trueCadence) }
         lines.append(cadence)
         lines.append("  activity  " + activityTimes())
         lines.append("  attitude  " + attitudeRange())
@@ -47,6 +47,7 @@ struct DemoSummary {
             guard end > record.activity.startNanoseconds else { continue }
             seconds[Stream.name(record.activity.flags), default: 0] += Double(end - record.activity.startNanoseconds) / 1e9
         }
+        seconds = seconds.filter { $0.value >= 0.05 }  // a class that lasted no time (as printed) is not history
         guard !seconds.isEmpty else { return "-" }
         return seconds.sorted { $0.value > $1.value }.map { $0.key + String(format: " %.1f s", $0.value) }.joined(separator: ", ")
     }

@@ -40,9 +40,12 @@ struct DemoTruth {
         return low
     }
 
-    /// The true cadence over the walk, steps/s: step intervals over the time they span.
-    var cadence: Double? {
-        guard stepNanoseconds.count >= 2, let first = stepNanoseconds.first, let last = stepNanoseconds.last, last > first else { return nil }
-        return Double(stepNanoseconds.count - 1) / (Double(last - first) / 1e9)
+    /// The true cadence up to board time `nanoseconds`, steps/s: the step intervals over the
+    /// time they span (nil before two steps).
+    func cadence(through nanoseconds: Int64) -> Double? {
+        let count = steps(through: nanoseconds)
+        guard count >= 2 else { return nil }
+        let span = stepNanoseconds[count - 1] - stepNanoseconds[0]
+        return span > 0 ? Double(count - 1) / (Double(span) / 1e9) : nil
     }
 }

@@ -41,7 +41,7 @@ struct DemoView {
 
     private func plainLine(_ pipeline: DemoPipeline, _ now: Int64) -> String {
         var parts = [String(format: "%6.1f s", Double(now) / 1e9)]
-        parts.append(Self.activityText(pipeline.activity).padding(toLength: 27, withPad: " ", startingAt: 0))
+        parts.append(Self.activityText(pipeline.activity).padding(toLength: 28, withPad: " ", startingAt: 0))
         parts.append(stepsText(pipeline, now))
         parts.append(attitudeText(pipeline))
         if hasBarometer { parts.append(floorsText(pipeline)) }
@@ -58,7 +58,7 @@ struct DemoView {
             String(format: "  time      %5.1f s of %.1f s  [", Double(now) / 1e9, Double(total) / 1e9) + bar + "]",
             "  activity  " + Self.activityText(pipeline.activity),
             "  steps     " + stepsText(pipeline, now),
-            "  attitude  " + attitudeText(pipeline),
+            "  attitude  " + attitudeText(pipeline) + (recording.sensors.contains(.gyroscope) ? "" : "  (tilt from gravity)"),
         ]
         if hasBarometer { lines.append("  floors    " + floorsText(pipeline)) }
         return lines
