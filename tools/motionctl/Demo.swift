@@ -39,7 +39,7 @@ struct Demo: ParsableCommand {
         runtime.printWarningsToStandardError()
         // Floors only from a real barometer: the emulated one reads a constant pressure without one.
         let hasBarometer = played.board.channels.contains(.barometer) && played.sensors.contains(.barometer)
-        var pipeline = DemoPipeline(hasHeading: played.sensors.contains(.magnetometer))
+        var pipeline = DemoPipeline(hasHeading: played.sensors.contains(.magnetometer), hasRotation: played.sensors.contains(.gyroscope))
         var view = DemoView(isLive: !plain && isatty(STDOUT_FILENO) == 1, hasBarometer: hasBarometer, recording: played)
         DemoView.write(introduction(played, speed: speed).joined(separator: "\n") + "\n\n")
 

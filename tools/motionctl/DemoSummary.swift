@@ -56,12 +56,14 @@ struct DemoSummary {
         let range = pipeline.attitudeRange
         guard let roll = range.roll, let pitch = range.pitch else { return "-" }
         var text = String(format: "roll %.0f° to %.0f°, pitch %.0f° to %.0f°", roll.lowerBound, roll.upperBound, pitch.lowerBound, pitch.upperBound)
-        if let arc = range.headingArc {
+        if let arc = range.directionArc, pipeline.hasHeading {
             text += "; heading \(arc.from)° to \(arc.to)° clockwise"
+        } else if let arc = range.directionArc {
+            text += "; turned through \(arc.width)° of yaw (no north: the recording has no magnetometer)"
         } else {
             text += "; no heading: the recording has no magnetometer"
         }
-        if !recording.sensors.contains(.gyroscope) { text += " (tilt from gravity only: no gyroscope either)" }
+        if !pipeline.hasRotation { text += " (tilt from gravity only: no gyroscope either)" }
         return text
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import MotionAlgorithms
 import MotionEngine
-import Recordings
 
 /// What the demo shows while it plays. On a terminal: one compact block redrawn in place (ANSI
 /// cursor movement, so the numbers change where the eye already is). Anywhere else (a pipe, a
@@ -41,7 +40,7 @@ struct DemoView {
 
     private func plainLine(_ pipeline: DemoPipeline, _ now: Int64) -> String {
         var parts = [String(format: "%6.1f s", Double(now) / 1e9)]
-        parts.append(Self.activityText(pipeline.activity).padding(toLength: 28, withPad: " ", startingAt: 0))
+        parts.append(Self.activityText(pipeline.activity).padding(toLength: 30, withPad: " ", startingAt: 0))
         parts.append(stepsText(pipeline, now))
         parts.append(attitudeText(pipeline))
         if hasBarometer { parts.append(floorsText(pipeline)) }
@@ -58,7 +57,7 @@ struct DemoView {
             String(format: "  time      %5.1f s of %.1f s  [", Double(now) / 1e9, Double(total) / 1e9) + bar + "]",
             "  activity  " + Self.activityText(pipeline.activity),
             "  steps     " + stepsText(pipeline, now),
-            "  attitude  " + attitudeText(pipeline) + (recording.sensors.contains(.gyroscope) ? "" : "  (tilt from gravity)"),
+            "  attitude  " + attitudeText(pipeline) + (pipeline.hasRotation ? "" : "  (tilt from gravity)"),
         ]
         if hasBarometer { lines.append("  floors    " + floorsText(pipeline)) }
         return lines
@@ -87,8 +86,8 @@ struct DemoView {
         var text = String(format: "roll %4.0f°  pitch %4.0f°", angles.roll.doubleValue * degrees, angles.pitch.doubleValue * degrees)
         if pipeline.hasHeading {
             let heading = motion.heading.doubleValue
-            text += heading >= 0 ? String(format: "  heading %3.0f°", heading) : "  heading   -"
-        } else if recording.sensors.contains(.gyroscope) {
+            text += heading >= 0 && pipeline.hasFieldSample ? String(format: "  heading %3.0f°", heading) : "  heading   -"
+        } else if pipeline.hasRotation {
             text += String(format: "  yaw %4.0f°", angles.yaw.doubleValue * degrees)
         }
         return text
