@@ -76,19 +76,18 @@ struct Demo: ParsableCommand {
         if let license = played.metadata["license"] { about.append("license: \(license)") }
         if !about.isEmpty { lines.append("  " + about.joined(separator: "; ")) }
         if let source = played.metadata["source"] { lines.append("  source: \(source)") }
-        let sensors = [(SensorKindName.accelerometer, played.sensors.contains(.accelerometer)),
-                       (SensorKindName.gyroscope, played.sensors.contains(.gyroscope)),
-                       (SensorKindName.magnetometer, played.sensors.contains(.magnetometer)),
-                       (SensorKindName.barometer, played.sensors.contains(.barometer))]
-        let missing = sensors.filter { !$0.1 }.map(\.0.rawValue)
-        if !missing.isEmpty {
-            lines.append("  not recorded: \(missing.joined(separator: ", ")) (those emulated chips feel nothing of it, so the demo leaves out what they would give)")
+        // What each sensor the recording lacks would have given: its emulated chip feels nothing.
+        let lacking: [(sensor: SensorKind, name: String, gives: String)] = [
+            (.gyroscope, "gyroscope", "yaw"), (.magnetometer, "magnetometer", "heading"), (.barometer, "barometer", "floors"),
+        ].filter { !played.sensors.contains($0.sensor) }
+        if !lacking.isEmpty {
+            lines.append("  not recorded: " + Self.list(lacking.map(\.name)) + ", so no " + Self.list(lacking.map(\.gives), joiner: "or"))
         }
         return lines
     }
-}
 
-/// The sensors' names as the introduction says them.
-private enum SensorKindName: String {
-    case accelerometer, gyroscope, magnetometer, barometer
+    /// "a", "a and b", "a, b and c".
+    private static func list(_ items: [String], joiner: String = "and") -> String {
+        items.count > 1 ? items.dropLast().joined(separator: ", ") + " \(joiner) " + items.last! : items.first ?? ""
+    }
 }
