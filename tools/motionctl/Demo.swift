@@ -40,7 +40,9 @@ struct Demo: ParsableCommand {
         // Floors only from a real barometer: the emulated one reads a constant pressure without one.
         let hasBarometer = played.board.channels.contains(.barometer) && played.sensors.contains(.barometer)
         var pipeline = DemoPipeline(hasHeading: played.sensors.contains(.magnetometer), hasRotation: played.sensors.contains(.gyroscope))
-        var view = DemoView(isLive: !plain && isatty(STDOUT_FILENO) == 1, hasBarometer: hasBarometer, recording: played)
+        // A terminal that says it cannot move the cursor (TERM=dumb: Emacs' shell, some CI logs) gets lines.
+        let canRedraw = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        var view = DemoView(isLive: !plain && canRedraw, hasBarometer: hasBarometer, recording: played)
         DemoView.write(introduction(played, speed: speed).joined(separator: "\n") + "\n\n")
 
         // A live block is redrawn four times a second of the recording (at most ten times a
