@@ -202,6 +202,17 @@ PY
 }
 check "demo plays the bundled walk piped: a plain line per second, steps within 5 % of the truth, walking" demo_plays_the_walk_against_its_truth
 
+demo_redraws_a_block_on_a_terminal() {
+    # On a terminal (script(1) gives the demo one) the figures are one block redrawn in place,
+    # erasing what is left of each line, instead of a line per second; the summary follows.
+    command -v script >/dev/null || { echo "skipped: script(1) (bsdutils) is not installed"; return 0; }
+    TERM=xterm script -qec "$motionctl demo --board boards/sim-sense-hat.board --recording Tests/Recordings/oxford_samsung_frontpocket_walk_90s.csv.gz --speed 0 --duration 10" \
+        "$work/tty.txt" >/dev/null || return 1
+    grep -q $'^  steps .*\e\\[K' "$work/tty.txt" && ! grep -qE '^ +[0-9]+\.0 s \| ' "$work/tty.txt" &&
+        grep -qE '^  steps +[0-9]+ counted, [0-9]+ true' "$work/tty.txt"
+}
+check "demo redraws one block in place on a terminal" demo_redraws_a_block_on_a_terminal
+
 demo_names_a_missing_recording() {
     ! "$motionctl" demo --recording "$work/absent.csv.gz" 2>"$work/err" && grep -q 'There is no recording at' "$work/err"
 }
