@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The README's two commands: `tools/setup.sh demo` and `tools/setup.sh test`.
 #
-#   demo  install the missing Debian packages, build, and run the demo on the simulated board
+#   demo  install the missing Debian packages, build, and play a real recorded walk live on the
+#         simulated Sense HAT (further arguments go to `motionctl demo`, e.g. --speed 10)
 #   test  install the missing Debian packages, build (debug and release, zero warnings), and run
 #         every test: Swift tests, the Embedded Swift build, the firmware images under QEMU
-#         (Cortex-M0/M4), the C library, motionctl end to end, levels 1 (umockdev) and 2 (QEMU)
+#         (Cortex-M0/M4), the C library, the Python package, motionctl end to end, levels 1
+#         (umockdev) and 2 (QEMU)
 #         of ../shared/specs/hil-testing.md
 #
 # Works as root or as a user with sudo on Debian 12 / Raspberry Pi OS bookworm. Swift itself is
@@ -31,8 +33,10 @@ if [ "$mode" = test ]; then packages+=(mosquitto openssl); fi  # openssl: the MQ
 if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev); fi
 # Test only: MotionDaemonTests checks motiond's unit with systemd-analyze verify.
 if [ "$mode" = test ]; then packages+=(systemd); fi
-# Test only: ../shared/eval's scorers (the device-motion accuracy guard) need numpy.
-if [ "$mode" = test ]; then packages+=(python3-numpy); fi
+# Test only: ../shared/eval's scorers (the device-motion accuracy guard) need numpy; the Python
+# package's tests (tools/test-python.sh) install it into a venv and run pytest (numpy for batches,
+# matplotlib for `motionctl plot`'s pictures).
+if [ "$mode" = test ]; then packages+=(python3-numpy python3-venv python3-pytest python3-matplotlib); fi
 # Test only, level 2 (the real kernel under QEMU): tools/test-kernel-qemu.sh adds the kernel
 # headers of the version it finds itself.
 if [ "$mode" = test ]; then packages+=(qemu-system-x86 busybox-static cpio kmod xz-utils make); fi
@@ -80,8 +84,11 @@ build() {
 if [ "$mode" = demo ]; then
     echo "==> building motionctl (release)"
     build -c release --product motionctl
-    echo "==> demo: the simulated board replays a bundled real recording"
-    exec "$(swift build -c release --show-bin-path)/motionctl" demo
+    echo "==> demo: a real recorded walk (Tests/Recordings/README.md: Oxford Step Counter, CC BY 4.0) live on the simulated Sense HAT"
+    # The board and the recording are named here, not found: the demo plays exactly these.
+    # Anything after `demo` goes to motionctl demo (`tools/setup.sh demo --speed 10`, `--plain`).
+    exec "$(swift build -c release --show-bin-path)/motionctl" demo --board boards/sim-sense-hat.board \
+        --recording Tests/Recordings/oxford_samsung_frontpocket_walk_90s.csv.gz "${@:2}"
 fi
 
 # --- test -------------------------------------------------------------------------------------
@@ -97,6 +104,7 @@ stage "Swift tests" swift test --skip-build
 stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
 stage "Firmware under QEMU: Cortex-M0 and M4 images bit-identical to the Linux build" tools/test-firmware-qemu.sh
 stage "C library: install, ldd, C test program" tools/test-c-library.sh
+stage "Python package: pip install from the checkout, pytest" tools/test-python.sh "$(swift build --show-bin-path)/motiond" "$(swift build -c release --show-bin-path)/motionctl"
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "/dev/i2c-N ioctls through umockdev (I2C_RDWR, SMBus fallback, EBUSY)" tools/test-i2c-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"

@@ -178,11 +178,45 @@ record_stops_after_duration() {
 }
 check "record --duration stops at the requested time" record_stops_after_duration
 
-demo_prints_live_lines() {
-    "$motionctl" demo --speed 0 --duration 5 >"$work/demo.txt" || return 1
-    [ "$(grep -cE '^ +[0-9]+\.0 ' "$work/demo.txt")" -ge 4 ] && grep -q 'end of demo' "$work/demo.txt"
+demo_plays_the_walk_against_its_truth() {
+    # What `tools/setup.sh demo` plays, piped and as fast as possible: one plain line per second
+    # of the 90 s walk without escape codes, then a summary whose step count is within 5 % of the
+    # walk's 143 true steps (foot sensors) and whose activity is walking nearly throughout.
+    "$motionctl" demo --board boards/sim-sense-hat.board --recording Tests/Recordings/oxford_samsung_frontpocket_walk_90s.csv.gz \
+        --speed 0 >"$work/demo.txt" || return 1
+    python3 - "$work/demo.txt" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+assert "\x1b" not in text, "escape codes in piped output"
+seconds = [float(m) for m in re.findall(r"^ +(\d+\.0) s \| ", text, re.M)]
+assert seconds == [float(s) for s in range(1, len(seconds) + 1)] and len(seconds) >= 89, seconds  # one line a second
+counted, true = map(int, re.search(r"^  steps +(\d+) counted, (\d+) true", text, re.M).groups())
+assert true == 143 and abs(counted - true) <= 0.05 * true, (counted, true)
+activity = re.search(r"^  activity +(.*)$", text, re.M).group(1)
+by_class = {name: float(value) for name, value in re.findall(r"([a-z][a-z ]*?) ([0-9.]+) s", activity)}
+assert by_class.get("walking", 0) >= 0.8 * 90, activity
+cadence = float(re.search(r"^  cadence +([0-9.]+) steps/s", text, re.M).group(1))
+assert 1.4 < cadence < 2.0, cadence  # a walk's
+assert re.search(r"^  attitude +roll -?\d+° to -?\d+°, pitch -?\d+° to -?\d+°", text, re.M), text
+PY
 }
-check "demo prints a live summary line per second" demo_prints_live_lines
+check "demo plays the bundled walk piped: a plain line per second, steps within 5 % of the truth, walking" demo_plays_the_walk_against_its_truth
+
+demo_redraws_a_block_on_a_terminal() {
+    # On a terminal (script(1) gives the demo one) the figures are one block redrawn in place,
+    # erasing what is left of each line, instead of a line per second; the summary follows.
+    command -v script >/dev/null || { echo "skipped: script(1) (bsdutils) is not installed"; return 0; }
+    TERM=xterm script -qec "$motionctl demo --board boards/sim-sense-hat.board --recording Tests/Recordings/oxford_samsung_frontpocket_walk_90s.csv.gz --speed 0 --duration 10" \
+        "$work/tty.txt" >/dev/null || return 1
+    grep -q $'^  steps .*\e\\[K' "$work/tty.txt" && ! grep -qE '^ +[0-9]+\.0 s \| ' "$work/tty.txt" &&
+        grep -qE '^  steps +[0-9]+ counted, [0-9]+ true' "$work/tty.txt"
+}
+check "demo redraws one block in place on a terminal" demo_redraws_a_block_on_a_terminal
+
+demo_names_a_missing_recording() {
+    ! "$motionctl" demo --recording "$work/absent.csv.gz" 2>"$work/err" && grep -q 'There is no recording at' "$work/err"
+}
+check "demo says which recording is missing and what to do" demo_names_a_missing_recording
 
 info_shows_metadata() {
     "$motionctl" info "$walk" >"$work/info.txt" || return 1

@@ -5,7 +5,7 @@ import FixedPoint
 /// itself for pressure and temperature. All in the channel's own fixed-point format
 /// (``SensorValue``); integer sums, so the result does not depend on the order of rounding.
 ///
-/// The live summary of `motionctl demo` shows these per second; they are also a quick check
+/// `motionctl replay` and `info` print these per channel; they are also a quick check
 /// that a recording or a board is sane (|a| ≈ 9.81 m/s² at rest, |B| 25–65 µT on Earth).
 public struct ChannelStatistics: Sendable, BitwiseCopyable {
     public private(set) var count: Int64 = 0

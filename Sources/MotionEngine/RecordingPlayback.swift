@@ -6,7 +6,7 @@ public import Recordings
 /// order, and handed to the stages (for now the per-sensor stream statistics; fusion, steps and
 /// activity join as they land).
 ///
-/// Used by `motionctl replay` (as fast as possible), `motionctl demo` and the simulated board
+/// Used by `motionctl replay` (as fast as possible) and the simulated boards
 /// (paced by the recording's timestamps).
 public final class RecordingPlayback {
     public let path: String

@@ -9,29 +9,10 @@ import Testing
     /// Connects a raw socket, sends `bytes`, and returns everything the daemon sends back
     /// until it closes (at most 5 s).
     static func exchange(_ bytes: [UInt8], socket path: String, hangUp: Bool = false) throws -> [UInt8] {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { throw DaemonTestError("connect failed: \(errno)") }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if hangUp { shutdown(descriptor, Int32(SHUT_WR)) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            received += buffer.prefix(count)
-        }
-        return received
+        let connection = try RawConnection(path: path)
+        connection.send(bytes)
+        if hangUp { connection.shutdownWriting() }
+        return connection.receiveUntilClosed(seconds: 5).bytes
     }
 
     static func onlyMessage(_ bytes: [UInt8]) throws -> DaemonMessage? {

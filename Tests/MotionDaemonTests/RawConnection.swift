@@ -67,19 +67,31 @@ final class RawConnection {
     /// Every message the daemon sends until it closes the connection (`closed`) or `seconds`
     /// pass without a byte.
     func readUntilClosed(seconds: Double) throws -> (messages: [DaemonMessage], closed: Bool) {
+        let (bytes, closed) = receiveUntilClosed(seconds: seconds)
+        var reader = FrameReader()
+        reader.append(bytes)
+        var messages: [DaemonMessage] = []
+        while let frame = try reader.nextFrame() { messages.append(try DaemonMessage(frame)) }
+        return (messages, closed)
+    }
+
+    /// Every byte the daemon sends until it closes the connection or `seconds` pass without a
+    /// byte, and whether it closed.
+    func receiveUntilClosed(seconds: Double) -> (bytes: [UInt8], closed: Bool) {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var reader = FrameReader()
-        var messages: [DaemonMessage] = []
+        var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return (messages, count == 0 || errno == ECONNRESET) }
-            reader.append(Array(buffer.prefix(count)))
-            while let frame = try reader.nextFrame() { messages.append(try DaemonMessage(frame)) }
+            guard count > 0 else { return (bytes, count == 0 || errno == ECONNRESET) }
+            bytes += buffer.prefix(count)
         }
     }
+
+    /// Tells the daemon nothing more will come (a client that hangs up half-way).
+    func shutdownWriting() { shutdown(descriptor, Int32(SHUT_WR)) }
 }
 
 /// An honest client beside the attack: a thread asking motiond's status every 20 ms over its

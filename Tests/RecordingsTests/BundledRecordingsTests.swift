@@ -9,6 +9,7 @@ import TestSupport
     static let rowCounts = [
         "uci_hapt_exp01_user01_stand_walk.csv.gz": 10_000,
         "oxford_pixel_frontpocket_walk.csv.gz": 16_167,
+        "oxford_samsung_frontpocket_walk_90s.csv.gz": 19_030,
         "broad_01_slow_rotation.csv.gz": 17_145,
     ]
 

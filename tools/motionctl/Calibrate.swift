@@ -40,6 +40,12 @@ struct Calibrate: ParsableCommand {
 
     @OptionGroup(title: "Stride") var stride: StrideOptions
 
+    @Option(help: "magnetometer: also write the samples and the fit into this folder and draw the sphere's coverage, before and after, with the fitted ellipsoid (SVG, PNG; needs python3-matplotlib).")
+    var plot: String?
+
+    @Option(help: "The Python interpreter --plot runs.")
+    var python = "python3"
+
     func validate() throws {
         if sensor == .stride { try stride.check() }
     }
@@ -66,6 +72,7 @@ struct Calibrate: ParsableCommand {
             calibration.magnetometerOffset = result.offset
             calibration.magnetometerOffsetUncertainty = result.uncertainty
             calibration.magnetometerSoftIron = result.softIron
+            if let plot { try MagnetometerPicture(result: result).draw(folder: plot, python: python) }
         case .stride:
             return  // ran above
         }

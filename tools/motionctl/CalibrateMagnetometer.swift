@@ -9,6 +9,10 @@ extension Calibrate {
         var offset: [Double]
         var uncertainty: Double
         var softIron: [Double]?
+        /// The raw samples kept (µT, device axes, at most 20 a second) and the share of the 14
+        /// directions seen: what `--plot` draws.
+        var samples: [(Double, Double, Double)] = []
+        var coverage: Double = 0
     }
 
     /// The online calibration run until it has seen the field from every side (14 directions:
@@ -65,7 +69,8 @@ extension Calibrate {
         let o = estimator.filter.magnetometerOffset
         print(String(format: "hard iron (online filter): offset %.2f %.2f %.2f µT ± %.2f µT, coverage %.0f %%, quality %d/100",
                      o.x.doubleValue, o.y.doubleValue, o.z.doubleValue, uncertainty, coverage * 100, quality))
-        let hardIronOnly = MagnetometerResult(offset: [o.x.doubleValue, o.y.doubleValue, o.z.doubleValue], uncertainty: uncertainty, softIron: nil)
+        let hardIronOnly = MagnetometerResult(offset: [o.x.doubleValue, o.y.doubleValue, o.z.doubleValue], uncertainty: uncertainty, softIron: nil,
+                                              samples: samples, coverage: coverage)
         // An ellipsoid needs nearly every side: with a large part of the sphere missing, its
         // shape is a guess. 12 of the 14 directions leave no gap wider than about 70°.
         guard coverage >= 12.0 / 14 else {
@@ -81,6 +86,6 @@ extension Calibrate {
                      samples.count, fit.offset[0], fit.offset[1], fit.offset[2], s[0], s[1], s[2], s[3], s[4], s[5]))
         print(String(format: "field %.1f µT, axis ratio %.3f, residual %.2f µT RMS (a sphere, hard iron only: %.2f µT)",
                      fit.fieldStrength, fit.axisRatio, fit.residual, fit.sphereResidual))
-        return MagnetometerResult(offset: fit.offset, uncertainty: uncertainty, softIron: fit.softIron)
+        return MagnetometerResult(offset: fit.offset, uncertainty: uncertainty, softIron: fit.softIron, samples: samples, coverage: coverage)
     }
 }

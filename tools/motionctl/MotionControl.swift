@@ -13,6 +13,6 @@ struct MotionControl: ParsableCommand {
             """,
         version: OpenCoreMotionVersion.string,
         subcommands: [Demo.self, Stream.self, Probe.self, IIO.self, Replay.self, Record.self, Info.self, Bench.self, BenchFusion.self, BenchActivity.self,
-                      BenchBatched.self, Calibrate.self, Timing.self, Status.self, History.self, Publish.self, Subscribe.self, MQTTLoad.self]
+                      BenchBatched.self, Calibrate.self, Timing.self, Status.self, History.self, Publish.self, Subscribe.self, MQTTLoad.self, Plot.self]
     )
 }

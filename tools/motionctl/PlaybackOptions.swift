@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// How the simulated board plays its recording: shared by `demo` and `record`.
 struct PlaybackOptions: ParsableArguments {
-    @Option(help: "Playback speed: 1 is real time, 0 as fast as possible (default: 5 for demo, 1 for record).")
+    @Option(help: "Playback speed: 1 is real time, 0 as fast as possible (default: 1, real time).")
     var speed: Double?
 
     @Option(help: "Stop after this many seconds of recording time (default: the whole recording).")
