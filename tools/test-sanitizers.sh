@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The Swift test suite under a sanitizer: ThreadSanitizer (`thread`) or AddressSanitizer with
+# LeakSanitizer (`address`), built in its own scratch path (.build-tsan, .build-asan). Any
+# report fails the run (the sanitizers' exit code); TSan's suppressions, each with its reason,
+# are in tools/sanitizers/tsan.supp.
+#
+# Left out under both: the tests that measure wall-clock latency against the timing contract
+# (ClientTimingTests: a sample delivered within 100 ms + 2 periods; BatchedRateSwitchTests: no
+# gap over 15 ms across a rate switch; BatchedStreamTests: full-rate batches back at 100 Hz
+# within 1.5 s of the switch). A sanitizer slows the code 2–15×, so they fail by construction
+# there; they run without a sanitizer in the "Swift tests" stage. AddressSanitizer's and
+# LeakSanitizer's suppressions (each in Apple's libraries, with its reason) are beside TSan's.
+#
+# Usage: tools/test-sanitizers.sh thread|address [extra swift test arguments, e.g. --filter MotionMQTTTests]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sanitizer="${1:-}"; shift || true
+case "$sanitizer" in
+    thread) scratch=.build-tsan ;;
+    address) scratch=.build-asan ;;
+    *) echo "usage: $0 thread|address [swift test arguments]" >&2; exit 2 ;;
+esac
+timing_tests='ClientTimingTests|BatchedRateSwitchTests|BatchedStreamTests'
+
+if [ "$sanitizer" = thread ]; then
+    # Is the toolchain's blind spot (tsan.supp) still there? Informational: the suppression
+    # stays until this says otherwise.
+    probe="$(mktemp -d)"
+    if swiftc -sanitize=thread tools/sanitizers/mutex-contention.swift -o "$probe/mutex-contention" >/dev/null 2>&1; then
+        if "$probe/mutex-contention" 2>&1 | grep -q "WARNING: ThreadSanitizer"; then
+            echo "note: TSan still cannot see a contended Synchronization.Mutex (tools/sanitizers/tsan.supp stays)"
+        else
+            echo "note: TSan now sees a contended Synchronization.Mutex: tools/sanitizers/tsan.supp's entry may go"
+        fi
+    fi
+    rm -rf "$probe"
+    export TSAN_OPTIONS="suppressions=$PWD/tools/sanitizers/tsan.supp second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+else
+    export ASAN_OPTIONS="detect_leaks=1 suppressions=$PWD/tools/sanitizers/asan.supp ${ASAN_OPTIONS:-}"
+    export LSAN_OPTIONS="suppressions=$PWD/tools/sanitizers/lsan.supp ${LSAN_OPTIONS:-}"
+fi
+
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --skip "$timing_tests" "$@"
