@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs the fuzz targets (tools/fuzz/build.sh builds OUT/ocm-fuzz first if it is missing):
+# Runs the fuzz targets (after tools/fuzz/build.sh brings OUT/ocm-fuzz up to date; --no-build skips it):
 # for each, its kept crashes (Tests/Fuzz/Regressions/TARGET/) as regression tests, then
 # libFuzzer for SECONDS on a working corpus in OUT/corpus/TARGET seeded from the tests' own
 # files (Tests/Fuzz/Corpus/TARGET, the recordings, board files and policy example, the
 # encoders' output). Prints executions and coverage per target; a crash, leak, hang (10 s an
 # input) or failed property fails the run and leaves the input in OUT/artifacts/TARGET/.
-# Usage: tools/fuzz/run.sh [--seconds N] [--out DIR] [TARGET...]   (default: 20 s each, every target)
+# Usage: tools/fuzz/run.sh [--seconds N] [--out DIR] [--no-build] [TARGET...]   (default: 20 s each, every target)
 # A longer run of one target: tools/fuzz/run.sh --seconds 3600 wire-daemon
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -13,10 +13,12 @@ root="$(cd "$here/../.." && pwd)"
 seconds=20
 out="$root/.build-fuzz"
 targets=()
+build=yes
 while (($#)); do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
+        --no-build) build=no; shift ;;
         -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -24,7 +26,7 @@ done
 ((${#targets[@]})) || targets=(wire-daemon wire-client mqtt-binary-payload mqtt-message recording board-file calibration policy
                               mqtt-configuration iio chips chip-ms5837)
 cd "$root"
-[ -x "$out/ocm-fuzz" ] || "$here/build.sh" "$out"
+if [ "$build" = yes ] || [ ! -x "$out/ocm-fuzz" ]; then "$here/build.sh" "$out"; fi
 fuzzer="$out/ocm-fuzz"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 
