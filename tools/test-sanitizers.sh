@@ -50,5 +50,18 @@ else
     export LSAN_OPTIONS="suppressions=$PWD/tools/sanitizers/lsan.supp ${LSAN_OPTIONS:-}"
 fi
 
+# Reports go to files, so that those of the processes the tests start (motiond, motionctl,
+# built with the same sanitizer) count too: a test may not look at a child's exit status.
+reports="$(mktemp -d)"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-} log_path=$reports/report"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-} log_path=$reports/report"
 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
-swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --skip "$skipped" "$@"
+status=0
+swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --skip "$skipped" "$@" || status=$?
+if [ -n "$(ls -A "$reports")" ]; then
+    for report in "$reports"/*; do echo "==> $report"; cat "$report"; done
+    echo "error: $(ls "$reports" | wc -l) process(es) reported under the $sanitizer sanitizer (above)" >&2
+    status=1
+fi
+rm -rf "$reports"
+exit "$status"
