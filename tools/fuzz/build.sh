@@ -28,14 +28,16 @@ swift_compile() {
     if grep -q "^$root/.*warning:" "$log"; then cat "$log"; return 1; fi
 }
 
-# One library module from Sources/<name>, unless its object is newer than all its sources.
+# One library module from Sources/<name>, unless its object is newer than all its sources and
+# no module before it (its possible dependencies: the list is in dependency order) was rebuilt.
+rebuilt=no
 module() {
     local name="$1" sources
     sources=$(find "Sources/$name" -name '*.swift' | sort)
-    if [ -f "$out/$name.o" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$out/$name.o")" ] \
-       && [ -z "$(find "$out/modules" -name '*.swiftmodule' -newer "$out/$name.o")" ]; then
+    if [ "$rebuilt" = no ] && [ -f "$out/$name.o" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$out/$name.o")" ]; then
         return
     fi
+    rebuilt=yes
     echo "  $name"
     # shellcheck disable=SC2086
     swift_compile "$name" "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
