@@ -3,7 +3,7 @@
 #
 #   demo  install the missing Debian packages, build, and run the demo on the simulated board
 #   test  install the missing Debian packages, build (debug and release, zero warnings), and run
-#         every test: Swift tests (also under TSan and ASan), fuzzing, the Embedded Swift build,
+#         every test: Swift tests (also under ASan), fuzzing, the Embedded Swift build,
 #         the firmware images under QEMU (Cortex-M0/M4), the C library, motionctl end to end,
 #         levels 1 (umockdev) and 2 (QEMU) of ../shared/specs/hil-testing.md
 #
@@ -94,10 +94,12 @@ stage() {
 stage "debug build, zero warnings" build --build-tests
 stage "release build, zero warnings" build -c release
 stage "Swift tests" swift test --skip-build
-# Issue 22: the tests under ThreadSanitizer and AddressSanitizer (the latency-contract suites left
+# Issue 22: the tests under AddressSanitizer + LeakSanitizer (the latency-contract suites left
 # out, tools/test-sanitizers.sh says why), and every parser of untrusted input under libFuzzer,
-# 10 s a target (tools/fuzz/run.sh; longer runs: docs/testing.md).
-stage "Swift tests under ThreadSanitizer" tools/test-sanitizers.sh thread
+# 10 s a target (tools/fuzz/run.sh; longer runs: docs/testing.md). ThreadSanitizer is not a
+# stage yet: on Swift 6.3.1/Linux it cannot see a contended Synchronization.Mutex and reports
+# accesses made inside withLock on both sides, a different set each run (docs/testing.md);
+# `tools/test-sanitizers.sh thread` runs it by hand.
 stage "Swift tests under AddressSanitizer + LeakSanitizer" tools/test-sanitizers.sh address
 stage "Fuzzing: wire protocol, MQTT payloads, recordings, board/calibration/policy/MQTT files, IIO, chip drivers (10 s each)" tools/fuzz/run.sh --seconds 10
 stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
