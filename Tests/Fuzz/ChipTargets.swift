@@ -1,0 +1,146 @@
+// Every chip driver's decoding of what its registers return: a chip (counterfeit, failing,
+// mid-reset) or a bus (noise, a second master) can return any bytes, and a driver must turn
+// them into an error or a reading, never a trap or an out-of-bounds access.
+internal import Chips
+internal import MotionAlgorithms
+internal import SensorBus
+
+/// A bus whose every read returns the next bytes of the fuzz input (and fails once the input
+/// is used up, so every loop ends); writes succeed.
+final class FuzzedBus: I2CBus {
+    let name = "fuzz"
+    private let bytes: UnsafeRawBufferPointer
+    private var offset: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, from offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        guard offset + buffer.count <= bytes.count else {
+            throw BusError(.inputOutput(errno: 5), bus: name, address: address, register: register, operation: "read")
+        }
+        for index in buffer.indices { buffer[index] = bytes[offset + index] }
+        offset += buffer.count
+    }
+
+    func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {}
+}
+
+/// A bus that keeps every byte an emulator returns: run a driver on it and the bytes are a
+/// seed that takes the fuzzer through that driver's whole initialisation.
+final class RecordingBus<Emulator: I2CBus & EmulatedChip>: I2CBus {
+    let emulator: Emulator
+    private(set) var bytes: [UInt8]
+    var name: String { emulator.name }
+
+    init(_ emulator: Emulator, driverByte: UInt8) {
+        self.emulator = emulator
+        bytes = [driverByte]
+    }
+
+    func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        try emulator.readRegisters(address: address, register: register, into: buffer)
+        bytes.append(contentsOf: buffer)
+    }
+
+    func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        try emulator.writeRegisters(address: address, register: register, values: values)
+    }
+}
+
+enum ChipTargets {
+    /// The first byte picks the driver, the rest are what the bus returns: the probe, the
+    /// driver's initialisation and up to 8 reads (or FIFO drains into a 64-reading buffer).
+    static func registerBytes(_ bytes: UnsafeRawBufferPointer, includingMS5837: Bool) {
+        guard let first = bytes.first else { return }
+        let bus = FuzzedBus(bytes, from: 1)
+        if includingMS5837 {
+            // MS5837 alone: its reset waits 10 ms, which would slow every other driver's runs.
+            exerciseMS5837(variant: first & 1 == 0 ? .bar30 : .bar02, bus: bus, advance: { _ in })
+        } else {
+            exercise(driver: first, bus: bus, advance: { _ in })
+        }
+    }
+
+    /// Runs driver `choice % 10` on `bus`; `advance(t)` is called before each read at time t (ns).
+    static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
+        func times(_ body: (Int64) -> Void) {
+            for step in 1...8 {
+                let now = Int64(step) * 20_000_000
+                advance(now)
+                body(now)
+            }
+        }
+        switch choice % 10 {
+        case 0:
+            guard let driver = try? MPU6050Driver(bus: bus) else { return }
+            drain(driver, advance: advance)
+        case 1:
+            guard let driver = try? BMI160Driver(bus: bus) else { return }
+            drain(driver, advance: advance)
+        case 2:
+            guard let driver = try? LSM6DSXDriver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 3:
+            guard let driver = try? LSM9DS1InertialDriver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 4, 5:
+            guard let driver = try? LSM9DS1MagnetometerDriver(bus: bus, variant: choice % 10 == 4 ? .lsm9ds1 : .lis3mdl) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 6:
+            guard let driver = try? AK8963Driver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 7:
+            guard let driver = try? BMP280Driver(bus: bus) else { return }
+            times { _ in _ = try? driver.read() }
+        case 8:
+            guard let driver = try? LPS25HDriver(bus: bus) else { return }
+            times { _ in _ = try? driver.read() }
+        default:
+            _ = try? ChipProbe.probe(bus)
+        }
+    }
+
+    static func exerciseMS5837(variant: MS5837Variant, bus: some I2CBus, advance: (Int64) -> Void) {
+        guard let driver = try? MS5837Driver(bus: bus, variant: variant) else { return }
+        for step in 1...8 {
+            advance(Int64(step) * 20_000_000)
+            _ = try? driver.read()
+        }
+    }
+
+    private static func drain(_ driver: some FIFOInertialDriver, advance: (Int64) -> Void) {
+        let readings = UnsafeMutableBufferPointer<SensorReading>.allocate(capacity: 64)
+        defer { readings.deallocate() }
+        for step in 1...8 {
+            let now = Int64(step) * 20_000_000
+            advance(now)
+            _ = try? driver.drain(into: readings, nowNanoseconds: now)
+        }
+    }
+
+    /// Seeds: each driver run on its emulator, the bytes the emulator returned kept.
+    static func seeds() -> (chips: [[UInt8]], ms5837: [[UInt8]]) {
+        func recorded<Emulator: I2CBus & EmulatedChip>(_ emulator: Emulator, _ choice: UInt8) -> [UInt8] {
+            let bus = RecordingBus(emulator, driverByte: choice)
+            exercise(driver: choice, bus: bus, advance: { emulator.advance(to: $0) })
+            return bus.bytes
+        }
+        let chips = [
+            recorded(MPU6050Emulator(), 0), recorded(MPU6050Emulator(whoAmI: 0x71), 0), recorded(BMI160Emulator(), 1),
+            recorded(LSM6DSXEmulator(), 2), recorded(LSM9DS1Emulator(), 3), recorded(LSM9DS1Emulator(), 4),
+            recorded(LSM9DS1Emulator(isLIS3MDL: true), 5), recorded(AK8963Emulator(), 6), recorded(BMP280Emulator(), 7),
+            recorded(BMP280Emulator(chipID: 0x60), 7), recorded(LPS25HEmulator(), 8),
+        ]
+        var ms5837: [[UInt8]] = []
+        for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {
+            let emulator = MS5837Emulator(variant: variant)
+            let bus = RecordingBus(emulator, driverByte: UInt8(index))
+            exerciseMS5837(variant: variant, bus: bus, advance: { emulator.advance(to: $0) })
+            ms5837.append(bus.bytes)
+        }
+        return (chips, ms5837)
+    }
+}

