@@ -14,6 +14,8 @@ enum StepSettings {
         "steady-steps": \.steadySteps,
         "steady-stride-percent": \.steadyStridePercent,
         "steady-vertical-share": \.steadyVerticalShare,
+        "thigh-vertical-share": \.thighVerticalShare,
+        "thigh-rotation-rate": \.thighRotationRate,
         "rhythm-keeps": \.rhythmKeeps,
         "vibration-ratio-percent": \.vibrationRatioPercent,
     ] }

@@ -62,6 +62,15 @@ public struct StepDetector: Sendable {
     /// The share (‰) of the acceleration's energy along gravity the fail-safe needs (see
     /// `bounceShare`): half of what the gates need.
     public var steadyVerticalShare = 150
+    /// The bounce share (‰) that keeps a bout going and lets the fail-safe confirm one on a
+    /// device that turns no faster than a walker's thigh swings it (rms of the rotation rate
+    /// over 2 s at most `thighRotationRate` mrad/s; see `turnsLikeALimb`), in place of
+    /// `keepVerticalShare` and `steadyVerticalShare` where those are higher.
+    /// (Not in the firmware, which has no gyroscope's help: its RAM has no room for them.)
+    #if !ACCELEROMETER_ONLY_STEPS
+    public var thighVerticalShare = 100
+    public var thighRotationRate = 3000
+    #endif
     /// The vibration band's rms over the step band's (%) above which a peak is a vehicle's, not a
     /// step (see `isVibration`); 0: no such test.
     public var vibrationRatioPercent = 250
@@ -112,6 +121,10 @@ public struct StepDetector: Sendable {
     private var periodicity = GaitPeriodicity()
     #if !ACCELEROMETER_ONLY_STEPS
     private var yawSwing = TrunkYawSwing()
+    /// The rotation rate's squared length averaged over 2 s, (rad/s)² (see `turnsLikeALimb`),
+    /// and the time of its latest sample (ns; .min: no gyroscope seen).
+    private var rotationEnergy = Q32_32.zero
+    private var rotationTime: Int64 = .min
     #endif
     private var events = PauseResumePredictor()
     /// The periodicity (‰) measured at the latest candidate checked, for diagnostics.
@@ -159,6 +172,11 @@ public struct StepDetector: Sendable {
     public mutating func update(rotationRate: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
         // Gravity's direction comes from the accelerometer: none yet, or a device in free fall.
         #if !ACCELEROMETER_ONLY_STEPS
+        // (A gap of over 2 s replaces the average: the weight is at most 1.)
+        let dt = rotationTime == .min ? Q32_32.zero : min(Q32_32(nanoseconds: time - rotationTime), Q32_32(integer: 2))
+        rotationEnergy = rotationTime == .min ? rotationRate.squaredLength
+            : rotationEnergy + (rotationRate.squaredLength - rotationEnergy) * dt.timesPowerOfTwo(-1)
+        rotationTime = time
         guard started, mean > Q32_32.one else { return }
         yawSwing.update(rotationRate: rotationRate, gravity: averageAcceleration, gravityLength: mean, timeNanoseconds: time)
         #endif
@@ -226,7 +244,7 @@ public struct StepDetector: Sendable {
         events.candidate(at: peakTime, output: output)
         // The carry and the bounce, measured once per candidate: each is a few Q32.32 products,
         // hundreds of bytes of Thumb code wherever one is inlined on a Cortex-M0.
-        let body = Body(carried: isCarried, bounce: bounceShare)
+        let body = Body(carried: isCarried, bounce: bounceShare, limbBounce: limbBounce)
         if walking {
             continueBout(at: peakTime, body: body, output: output)
         } else {
@@ -269,7 +287,7 @@ public struct StepDetector: Sendable {
         // for candidates off the rhythm. So a carry the gates were never tuned for (a loose
         // pocket, a cane user's gait) cannot drop a walk whose steps keep their rhythm.
         let atRhythm = isRegular(sinceStep, around: boutInterval)
-        guard body.carried, atRhythm && rhythmKeeps != 0 || lastCorrelation >= keepCorrelation && body.bounce >= keepVerticalShare else {
+        guard body.carried, atRhythm && rhythmKeeps != 0 || lastCorrelation >= keepCorrelation && body.bounce >= body.needed(keepVerticalShare) else {
             aperiodicCandidates += 1
             // A walker's turn breaks the periodicity for as long as it lies in the correlated
             // window or its copy a stride earlier, while the steps go on: candidates rejected
@@ -323,7 +341,8 @@ public struct StepDetector: Sendable {
     /// pending candidates (indices into `pending`) it credits, or nil.
     private mutating func confirmBout(body: Body) -> ClosedRange<Int>? {
         guard body.carried else { return nil }
-        return confirmByGates(bounce: body.bounce) ?? confirmBySteadyRhythm(bounce: body.bounce)
+        return confirmByGates(bounce: body.bounce)
+            ?? confirmBySteadyRhythm(bounce: body.bounce, needed: body.needed(steadyVerticalShare))
     }
 
     /// The fail-safe: `steadySteps` candidates in a row at a steady walking or running rhythm
@@ -335,9 +354,9 @@ public struct StepDetector: Sendable {
     /// is needed: the gates are measured on the carries and people we have; on one we have not,
     /// one of them can disagree for a whole walk, and a pedometer that counts nothing for a
     /// minute of steady walking is the failure users notice first.
-    private mutating func confirmBySteadyRhythm(bounce: Int) -> ClosedRange<Int>? {
+    private mutating func confirmBySteadyRhythm(bounce: Int, needed neededShare: Int) -> ClosedRange<Int>? {
         let needed = steadySteps
-        guard needed >= 3, needed <= pending.count, pendingCount >= needed, bounce >= steadyVerticalShare else { return nil }
+        guard needed >= 3, needed <= pending.count, pendingCount >= needed, bounce >= neededShare else { return nil }
         let newest = pendingCount - 1
         let firstOfRun = pendingCount - needed
         let meanInterval = (pending[newest] - pending[firstOfRun]) / Int64(needed - 1)
@@ -446,12 +465,47 @@ public struct StepDetector: Sendable {
             && vibrationEnergy * Q32_32(integer: 10_000) > stepEnergy * Q32_32(integer: Int32(clamping: vibrationRatioPercent * vibrationRatioPercent))
     }
 
-    /// What a candidate's gates look at: whether the device is carried (`isCarried`) and the
-    /// share (‰) of its acceleration's energy along gravity (`bounceShare`).
+    /// What a candidate's gates look at: whether the device is carried (`isCarried`), the
+    /// share (‰) of its acceleration's energy along gravity (`bounceShare`) and the lowest
+    /// share the keeping and fail-safe gates may ask for (`limbBounce`).
     private struct Body {
         var carried: Bool
         var bounce: Int
+        var limbBounce: Int
+
+        /// The bounce share (‰) a keeping or fail-safe gate needs: `share`, or less on a device
+        /// turned like a limb.
+        func needed(_ share: Int) -> Int { min(share, limbBounce) }
     }
+
+    /// The lowest bounce share (‰) the keeping and fail-safe gates may ask for:
+    /// `thighVerticalShare` on a device that turns like a limb (`turnsLikeALimb`), else no
+    /// lower than they ask for (1000).
+    @inline(__always)  // (see `isStepping`)
+    private var limbBounce: Int {
+        #if ACCELEROMETER_ONLY_STEPS
+        return 1000
+        #else
+        return turnsLikeALimb ? thighVerticalShare : 1000
+        #endif
+    }
+
+    #if !ACCELEROMETER_ONLY_STEPS
+    /// Whether the device turns no faster than a walker's thigh swings a trouser pocket: the
+    /// rotation rate's rms over 2 s at most `thighRotationRate` (3 rad/s). In a pocket the
+    /// device turns with the thigh through the hip's 40–50° of flexion and extension every
+    /// stride (about 2 rad/s rms at a brisk 1 Hz stride), so its 1 s average acceleration, the
+    /// bounce's reference, lags gravity's direction and the bounce share falls to 0.10–0.16
+    /// (WeAllWalk's loose-pocket walker: whole walks lost at 0.15). A device waved, twirled or
+    /// shaken by the hand, whose to-and-fro the bounce share is there to refuse, turns at
+    /// 4–9 rad/s rms (BROAD's handled trials). Without a gyroscope (or in the firmware, which
+    /// has none of this) the device's turning is unknown and the higher shares apply.
+    @inline(__always)  // (see `isStepping`)
+    private var turnsLikeALimb: Bool {
+        let limit = Q32_32(numerator: Int64(thighRotationRate), denominator: 1000)
+        return rotationTime != .min && rotationEnergy <= limit * limit
+    }
+    #endif
 
     /// The share (‰) of the acceleration's energy (over 2 s) that lies along gravity (the 1 s
     /// average acceleration, whose length is about `mean`). A walking body bounces: its centre of
