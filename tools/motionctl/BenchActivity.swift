@@ -53,7 +53,10 @@ extension BenchActivity {
         print("t vib ride spread steady rot gaitR pedalR cadence stepping gait rhythmWalk held car bike noGait rough AUTO CYC still flags")
         for reading in readings {
             switch reading.value {
-            case .angularVelocity(let w): gyro = FusionVector(x: Q32_32(w.x), y: Q32_32(w.y), z: Q32_32(w.z))
+            case .angularVelocity(let w):
+                let rotation = FusionVector(x: Q32_32(w.x), y: Q32_32(w.y), z: Q32_32(w.z))
+                gyro = rotation
+                tracker.update(rotationRate: rotation, timeNanoseconds: reading.timestampNanoseconds)
             case .acceleration(let v):
                 let time = reading.timestampNanoseconds
                 _ = tracker.update(acceleration: FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z)), rotationRate: gyro,

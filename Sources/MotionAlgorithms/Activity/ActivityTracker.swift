@@ -27,6 +27,12 @@ public struct ActivityTracker: Sendable {
         (classifier.lastWindow, classifier.lastGaitRhythm, classifier.lastRhythm, classifier.diagnostics, detector.isStepping)
     }
 
+    /// One gyroscope sample (rad/s, device axes) at `time` (ns), where there is a gyroscope: the
+    /// step detector's turns, closing steps and how fast the device turns (`StepDetector`).
+    public mutating func update(rotationRate: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
+        detector.update(rotationRate: rotationRate, timeNanoseconds: time)
+    }
+
     /// One accelerometer sample (m/s², device axes) at `time` (ns) with the latest gyroscope
     /// sample (rad/s; nil: none yet, or no gyroscope). `steps` gets the step detector's outputs
     /// (a caller that also counts steps needs no second detector). Returns the estimate when

@@ -3,7 +3,7 @@ import FixedPoint
 
 /// The motion-activity stage (issue 7): readings in, `CMMotionActivity` live updates out, one
 /// per transition (flags or confidence changed): `ActivityTracker` fed the accelerometer with
-/// the latest gyroscope sample.
+/// the latest gyroscope sample, and each gyroscope sample as it comes (its step detector's).
 ///
 /// No allocation per reading; the history of transitions is kept apart (`ActivityHistory`).
 public struct ActivityStage: Sendable {
@@ -20,7 +20,9 @@ public struct ActivityStage: Sendable {
     public mutating func process(_ reading: SensorReading, emit: (MotionActivityUpdate) -> Void) {
         switch reading.value {
         case .angularVelocity(let w):
-            latestRotation = FusionVector(x: Q32_32(w.x), y: Q32_32(w.y), z: Q32_32(w.z))
+            let rotation = FusionVector(x: Q32_32(w.x), y: Q32_32(w.y), z: Q32_32(w.z))
+            latestRotation = rotation
+            tracker.update(rotationRate: rotation, timeNanoseconds: reading.timestampNanoseconds)
         case .acceleration(let v):
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
             let time = reading.timestampNanoseconds
