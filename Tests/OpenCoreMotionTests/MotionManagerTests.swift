@@ -29,21 +29,6 @@ func serialQueue() -> OperationQueue {
     return queue
 }
 
-/// Waits up to `seconds` for `condition`.
-func eventually(within seconds: Double, _ condition: () -> Bool) async throws -> Bool {
-    let end = uptime() + seconds
-    while uptime() < end {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
-/// Waits until `queue` has run everything queued so far.
-func drain(_ queue: OperationQueue) async throws {
-    #expect(try await eventually(within: 5) { queue.operationCount == 0 })
-}
-
 /// The number of updates a stream at `interval` should give in `duration`, with generous
 /// bounds: half to one and a half of it, give or take a few (never a tight timing assertion).
 func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
@@ -103,7 +88,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         #expect(manager.boardError?.message.contains("/nonexistent/imu.board") == true)
         let received = Received<CMAccelerometerData>()
         manager.startAccelerometerUpdates(to: serialQueue(), withHandler: received.handle)
-        #expect(try await eventually(within: 2) { !received.failures.isEmpty })
+        #expect(try await eventually { !received.failures.isEmpty })
         #expect(received.data.isEmpty && !manager.isAccelerometerActive)
     }
 
@@ -166,7 +151,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         manager.startGyroUpdates()
         manager.startAccelerometerUpdates()
         #expect(manager.isGyroActive)
-        #expect(try await eventually(within: 2) { manager.gyroData != nil && manager.accelerometerData != nil })
+        #expect(try await eventually { manager.gyroData != nil && manager.accelerometerData != nil })
         let first = try #require(manager.gyroData).timestamp
         try await Task.sleep(for: .milliseconds(300))
         let later = try #require(manager.gyroData).timestamp
@@ -212,7 +197,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         let manager = CMMotionManager(board: board("sim-mpu-9250.board"))
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
         #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
-        #expect(try await eventually(within: 2) { manager.deviceMotion.map { $0.heading >= 0 } ?? false })
+        #expect(try await eventually { manager.deviceMotion.map { $0.heading >= 0 } ?? false })
         let motion = try #require(manager.deviceMotion)
         #expect(motion.heading < 360 && motion.attitudeReferenceFrame == .xMagneticNorthZVertical)
         manager.stopDeviceMotionUpdates()
@@ -222,7 +207,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         let manager = CMMotionManager(board: board("sim-gy-521.board"))
         let magnetometer = Received<CMMagnetometerData>()
         manager.startMagnetometerUpdates(to: serialQueue(), withHandler: magnetometer.handle)
-        #expect(try await eventually(within: 2) { !magnetometer.failures.isEmpty })
+        #expect(try await eventually { !magnetometer.failures.isEmpty })
         let error = try #require(magnetometer.failures.first as? CMError)
         #expect(error.code == .notAvailable)
         #expect(error.message.contains("sim-gy-521.board") && error.message.contains("no magnetometer"), "\(error)")
@@ -230,7 +215,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
 
         let motion = Received<CMDeviceMotion>()
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: serialQueue(), withHandler: motion.handle)
-        #expect(try await eventually(within: 2) { !motion.failures.isEmpty })
+        #expect(try await eventually { !motion.failures.isEmpty })
         let frameError = try #require(motion.failures.first as? CMError)
         #expect(frameError.code == .notAvailable && frameError.message.contains("xMagneticNorthZVertical"), "\(frameError)")
         #expect(!manager.isDeviceMotionActive)
@@ -239,7 +224,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         let both = Received<CMDeviceMotion>()
         CMMotionManager(board: board("sim-mpu-9250.board")).startDeviceMotionUpdates(
             using: [.xArbitraryZVertical, .xMagneticNorthZVertical], to: serialQueue(), withHandler: both.handle)
-        #expect(try await eventually(within: 2) { !both.failures.isEmpty })
+        #expect(try await eventually { !both.failures.isEmpty })
         #expect((both.failures.first as? CMError)?.code == .invalidParameter)
 
         // Pull updates of a missing sensor do nothing.
@@ -252,7 +237,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         let received = Received<CMGyroData>()
         let queue = serialQueue()
         manager.startGyroUpdates(to: queue, withHandler: received.handle)
-        #expect(try await eventually(within: 2) { received.data.count >= 5 })
+        #expect(try await eventually { received.data.count >= 5 })
         manager.stopGyroUpdates()
         #expect(!manager.isGyroActive)
         try await drain(queue)
@@ -272,7 +257,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
             handled.withLock { $0 += 1 }
         }
         // Pull state keeps up with the board while the handler lags.
-        #expect(try await eventually(within: 2) { manager.accelerometerData != nil })
+        #expect(try await eventually { manager.accelerometerData != nil })
         try await Task.sleep(for: .milliseconds(1000))
         let latest = try #require(manager.accelerometerData).timestamp
         #expect(abs(latest - uptime()) < 0.2, "pull sample \(uptime() - latest) s old")
@@ -287,7 +272,7 @@ func plausibleCount(_ count: Int, interval: Double, duration: Double) -> Bool {
         let second = CMMotionManager(board: "boards/sim-mpu-9250.board")
         first.startAccelerometerUpdates()
         second.startAccelerometerUpdates()
-        #expect(try await eventually(within: 2) { first.accelerometerData != nil && second.accelerometerData != nil })
+        #expect(try await eventually { first.accelerometerData != nil && second.accelerometerData != nil })
         first.stopAccelerometerUpdates()
         let before = try #require(second.accelerometerData).timestamp
         try await Task.sleep(for: .milliseconds(200))
