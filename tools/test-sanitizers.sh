@@ -4,10 +4,10 @@
 # report fails the run (the sanitizers' exit code); TSan's suppressions, each with its reason,
 # are in tools/sanitizers/tsan.supp.
 #
-# Left out under both: the tests that measure wall-clock latency against the timing contract
-# (ClientTimingTests: a sample delivered within 100 ms + 2 periods; BatchedRateSwitchTests: no
-# gap over 15 ms across a rate switch; BatchedStreamTests' fullRateBatches…: 100 Hz back within
-# 1.5 s of the switch). A sanitizer slows the code 2–15×, so they fail by construction there.
+# Left out under both: BatchedStreamTests' fullRateBatches…, which bounds wall-clock time (100 Hz
+# back within 1.5 s of the switch): a sanitizer slows the code 2–15×, so it fails by construction
+# there. (ClientTimingTests and BatchedRateSwitchTests judge only the samples' timestamps now,
+# the latency figures being `motionctl timing --api`'s: they run here.)
 # Under ASan also aClientThatNeverReadsCannotGrowTheDaemon, which bounds motiond's resident
 # memory to 8 MB of growth: ASan's quarantine keeps freed memory (256 MB by default), so the
 # daemon's RSS grows ~55 MB whatever it does. All of them run without a sanitizer in the
@@ -23,7 +23,7 @@ case "$sanitizer" in
     address) scratch=.build-asan ;;
     *) echo "usage: $0 thread|address [swift test arguments]" >&2; exit 2 ;;
 esac
-skipped='ClientTimingTests|BatchedRateSwitchTests|fullRateBatchesBesideA100HzClientAndTheRecorderStaysContinuous'
+skipped='fullRateBatchesBesideA100HzClientAndTheRecorderStaysContinuous'
 # Seen under TSan (1 run in 3) and under ASan (1 in 2), not yet without a sanitizer: after a
 # motiond restart the continuing pedometer stream's next update has a startDate unequal (==)
 # to its first update's. Not yet understood (the new daemon's clock offset, measured again, is
