@@ -78,6 +78,7 @@ let package = Package(
             dependencies: [
                 "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol", "MotionDaemonClient", "MotionMQTT",
                 "MotionManagerCore",  // bench-batched
+                "OpenCoreMotion",  // timing --api
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "tools/motionctl",

@@ -60,7 +60,9 @@ import Testing
         }
         let steps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(steps.allSatisfy { $0 == 1_000_000 }, "periods from \(steps.min() ?? 0) to \(steps.max() ?? 0) ns")
-        #expect(abs(Double(times.last ?? 0) / 1e9 - switchedBackAt) < 1.5, "wall-clock times")
+        // Wall-clock times: a clock domain check, not a latency one (how late a batch arrives
+        // is `motionctl bench-batched`'s "max latency ms" figure).
+        #expect(abs(Double(times.last ?? 0) / 1e9 - switchedBackAt) < 60, "wall-clock times")
         #expect(deviceMotion.count >= 9 && deviceMotion.allSatisfy { $0.count == 200 && $0.rateHertz == 200 && $0.fifoMissingSamples == 0 })
 
         // The 100 Hz client: no gap across the switch to the FIFO rate and back, at its rate.
@@ -73,7 +75,7 @@ import Testing
         // The sensor recorder's 50 Hz history: one continuity run, no gap, across both switches.
         let link = try daemon.connect("history")
         var recorded = try link.accelerometer(from: start, to: end)
-        for _ in 0..<20 where (recorded.last?.time ?? 0) < end - 1.5 {  // committed once a second
+        for _ in 0..<240 where (recorded.last?.time ?? 0) < end - 1.5 {  // committed once a second (60 s: a real hang only)
             usleep(250_000)
             recorded = try link.accelerometer(from: start, to: end)
         }

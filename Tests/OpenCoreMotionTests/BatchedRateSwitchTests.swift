@@ -1,20 +1,22 @@
 import Foundation
+import MotionEngine
 import OpenCoreMotion
 import Synchronization
 import Testing
 
 /// A 100 Hz accelerometer client while a batched client comes and goes on the same board: the
-/// board's MPU-6050 switches to 1 kHz and back in place, so the client's stream goes on
-/// without a gap, a timestamp going back, a new time origin, or a sample lost or repeated
+/// board's MPU-6050 switches to 1 kHz and back in place, so the client's stream goes on without
+/// a timestamp going back, a new time origin, or a sample missing or repeated unreported
 /// (issue 9).
+///
+/// Judged on the samples' timestamps (the chip's own), whatever the machine's load. That the
+/// switch itself loses nothing and keeps every interval (no loss at all, the 10 ms period before
+/// and after, 1 ms between) is checked exactly on virtual time, unpaced, by
+/// `FIFORateSwitchTests` (MotionEngineTests); here a loaded machine may make the paced engine
+/// late enough to lose samples, and then they must be reported.
 @Suite(.serialized) struct BatchedRateSwitchTests {
-    static func monotonicNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
-
-    @Test func a100HertzClientSeesNoGapAcrossTheSwitchAndBack() async throws {
+    @Test(.timeLimit(.minutes(3)))  // a real hang only: the waits below take ~3 s unloaded
+    func a100HertzClientSeesNoGapAcrossTheSwitchAndBack() async throws {
         let path = try isolatedBoard("sim-gy-521.board")
         let manager = CMMotionManager(board: path)
         manager.accelerometerUpdateInterval = 0.01
@@ -28,41 +30,37 @@ import Testing
             guard let data else { return }
             stamps.withLock { $0.append(data.timestampNanoseconds) }
         }
-        try await Task.sleep(for: .seconds(1))
+        // Half a second of stream on each side of the batched client, waited for by count.
+        let count = { stamps.withLock { $0.count } }
+        try #require(try await eventually { count() >= 50 }, "\(count()) updates before the switch")
         let batched = CMBatchedSensorManager(board: path)
-        let switchedAt = Self.monotonicNanoseconds()
         var batches: [[CMAccelerometerData]] = []
         for try await batch in batched.accelerometerUpdates() {
             batches.append(batch)
             if batches.count == 2 { break }
         }
         batched.stopAccelerometerUpdates()
-        let switchedBackAt = Self.monotonicNanoseconds()
-        try await Task.sleep(for: .seconds(1))
+        let atSwitchBack = count()
+        try #require(try await eventually { count() >= atSwitchBack + 50 }, "\(count() - atSwitchBack) updates after the switch back")
         manager.stopAccelerometerUpdates()
-        try await Task.sleep(for: .milliseconds(50))
+        try await drain(queue)
 
         #expect(batches.allSatisfy { $0.count == 1000 }, "\(batches.map(\.count))")
         let times = stamps.withLock { $0 }
-        let gaps = zip(times.dropFirst(), times).map { (time: $1, gap: $0 - $1) }
-        #expect(gaps.allSatisfy { $0.gap > 0 }, "a timestamp went back")
-        // Longest gap within 200 ms of each switch, and anywhere.
-        func longest(near moment: Int64) -> Int64 { gaps.filter { abs($0.time - moment) < 200_000_000 }.map(\.gap).max() ?? 0 }
-        let longestGap = gaps.map(\.gap).max() ?? .max
-        print("100 Hz client across the switch to 1 kHz and back: \(times.count) updates, longest gap "
-              + "\(Double(longestGap) / 1e6) ms (near the switch up \(Double(longest(near: switchedAt)) / 1e6) ms, "
-              + "back \(Double(longest(near: switchedBackAt)) / 1e6) ms)")
-        #expect(longestGap <= 15_000_000, "longest gap \(Double(longestGap) / 1e6) ms")
-        // One time origin across each switch: the stamps within 200 ms of it all on the chip's
-        // 1 ms internal sample clock, counted from the first of them (a new runtime would start
-        // a new origin, off that grid). Only near the switches: on a loaded machine the test can
-        // outlast the simulated recording, whose restart rightly starts a new origin.
-        for moment in [switchedAt, switchedBackAt] {
-            let near = times.filter { abs($0 - moment) < 200_000_000 }
-            let offGrid = near.filter { ($0 - near[0]) % 1_000_000 != 0 }
-            #expect(near.count > 20 && offGrid.isEmpty, "\(offGrid.count) of \(near.count) stamps near a switch off the 1 ms grid")
-        }
-        #expect(times.first.map { $0 < switchedAt - 500_000_000 } == true && times.last.map { $0 > switchedBackAt + 500_000_000 } == true)
-        #expect(manager.lostAccelerometerSamples == 0 && manager.repeatedAccelerometerSamples == 0 && manager.droppedAccelerometerUpdates == 0)
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 > 0 }, "a timestamp went back")
+        // One time origin throughout: every stamp on the chip's 1 ms internal sample clock,
+        // counted from the first (a new runtime would start a new origin, off that grid; the
+        // recording's loop goes on on the same runtime).
+        let offGrid = times.filter { ($0 - times[0]) % 1_000_000 != 0 }
+        #expect(offGrid.isEmpty, "\(offGrid.count) of \(times.count) stamps off the 1 ms grid")
+        // No gap over 1.5 periods (15 ms) but for samples reported lost or dropped: the
+        // contract's own count of what the stream misses.
+        var measurement = TimingMeasurement(samplePeriodNanoseconds: 10_000_000, startNanoseconds: times[0])
+        for time in times { measurement.record(timestampNanoseconds: time, deliveredNanoseconds: time) }
+        let reported = manager.lostAccelerometerSamples + manager.droppedAccelerometerUpdates
+        #expect(measurement.loss.dropped <= reported,
+                "\(measurement.loss.dropped) samples missing from the stream (longest gap \(Double(gaps.max() ?? 0) / 1e6) ms) but \(reported) reported")
+        #expect(manager.repeatedAccelerometerSamples == 0)
     }
 }

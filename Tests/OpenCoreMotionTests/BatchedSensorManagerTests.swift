@@ -138,10 +138,10 @@ func steps(_ timestamps: [Int64]) -> Set<Int64> {
         manager.startAccelerometerUpdates()
         manager.startDeviceMotionUpdates()
         #expect(manager.isAccelerometerActive && manager.isDeviceMotionActive)
-        #expect(try await eventually(within: 5) { manager.accelerometerDrops.delivered >= 2 * 1600 })
+        #expect(try await eventually { manager.accelerometerDrops.delivered >= 2 * 1600 })
         let first = try #require(manager.accelerometerBatch)
         #expect(first.count == 1600)
-        #expect(try await eventually(within: 3) { manager.accelerometerBatch?.first?.timestampNanoseconds != first.first?.timestampNanoseconds })
+        #expect(try await eventually { manager.accelerometerBatch?.first?.timestampNanoseconds != first.first?.timestampNanoseconds })
         let next = try #require(manager.accelerometerBatch)
         #expect(next[0].timestampNanoseconds > first[first.count - 1].timestampNanoseconds)
         #expect(manager.deviceMotionBatch?.count == 200)
@@ -168,20 +168,24 @@ func steps(_ timestamps: [Int64]) -> Set<Int64> {
             if slow.data.count == 1 { release.wait() }  // stuck in the first batch
         }
         motion.startAccelerometerUpdates(to: queue) { data, error in received.handle(data, error) }
-        let start = uptime()
         // The handler holds batch 1; four more fill the queue; batch 6 onwards are dropped.
-        #expect(try await eventually(within: 12) { batched.accelerometerDrops.queueFull >= 2000 })
-        let seconds = uptime() - start
+        #expect(try await eventually { batched.accelerometerDrops.queueFull >= 2000 })
         #expect(batched.accelerometerDrops.queueFull % 1000 == 0, "whole batches: \(batched.accelerometerDrops)")
-        #expect(batched.accelerometerDrops.fifo == 0 && batched.accelerometerDrops.fifoOverflows == 0)
-        // The engine did not wait for the handler: the other stream kept 100 Hz.
-        let updates = received.data
-        #expect(plausibleCount(updates.count, interval: 0.01, duration: seconds), "\(updates.count) in \(seconds) s")
-        let tenMilliseconds = steps(updates.map(\.timestampNanoseconds))
-        #expect(tenMilliseconds.allSatisfy { abs($0 - 10_000_000) <= 1 }, "\(tenMilliseconds.sorted())")
+        // The engine did not wait for the handler: the other stream goes on (another second of
+        // it while the handler is still stuck) at 100 Hz: its steps 10 ms or more, every one on the
+        // fast chip's 1 ms sample clock and those over 15 ms all samples reported lost or
+        // dropped (a loaded machine may make the engine late enough to lose some; FIFO drops
+        // and overflows, the engine's lateness, are not the slow consumer's, so not asserted).
+        let atFull = received.data.count
+        #expect(try await eventually { received.data.count >= atFull + 100 }, "the 100 Hz stream stopped with the stuck handler")
+        let updates = received.data.map(\.timestampNanoseconds)
+        #expect(steps(updates).allSatisfy { $0 >= 10_000_000 && $0 % 1_000_000 == 0 }, "\(steps(updates).sorted())")
+        let missing = missingSamples(updates, period: 10_000_000)
+        let reported = motion.lostAccelerometerSamples + motion.droppedAccelerometerUpdates
+        #expect(missing <= reported, "\(missing) updates missing, \(reported) samples reported lost or dropped")
         release.signal()
         let before = slow.data.count
-        #expect(try await eventually(within: 8) { slow.data.count >= before + 5 })  // the queued four, then new ones
+        #expect(try await eventually { slow.data.count >= before + 5 })  // the queued four, then new ones
         batched.stopAccelerometerUpdates()
         let atStop = slow.data.count
         motion.stopAccelerometerUpdates()

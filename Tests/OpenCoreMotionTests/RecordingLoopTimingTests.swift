@@ -52,12 +52,11 @@ import Testing
         // Four loops of the recording at least: waited for by count (a loaded machine only
         // makes it take longer), with a bound so that a broken engine fails instead of hanging.
         let wanted = 120
-        for _ in 0..<1200 where timestamps.withLock({ $0.count }) < wanted {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let arrived = try await eventually { timestamps.withLock { $0.count } >= wanted }
         manager.stopAccelerometerUpdates()
+        try await drain(queue)
         let stamps = timestamps.withLock { $0 }
-        try #require(stamps.count >= wanted, "\(name): \(stamps.count) updates")
+        try #require(arrived, "\(name): \(stamps.count) updates in 60 s")
 
         let period: Int64 = 10_000_000
         let intervals = zip(stamps.dropFirst(), stamps).map { $0 - $1 }
