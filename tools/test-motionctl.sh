@@ -142,6 +142,29 @@ broad_trial_scores_within_its_bound() {
 }
 check "device motion on a BROAD trial scores within its bound (9D total RMSE < 3°)" broad_trial_scores_within_its_bound
 
+replay_keeps_and_starts_from_a_calibration() {
+    # What the online magnetometer calibration learns on one phone_attitude trial is kept
+    # (--save-calibration, as motiond keeps it for a board), and the phone's next trial starts
+    # from it (--calibration): its first fused sample already has a calibrated field, where the
+    # cold start's has none. A missing file is refused with its path.
+    local shared="../shared/datasets/phone_attitude"
+    [ -d "$shared" ] || { echo "no $shared: skipped"; return 0; }
+    local file="$work/phone.calibration"
+    "$motionctl" replay "$shared/Thibaud_iPhone5_NoDist_AR.csv.gz" --out "$work/cal-first" --frame x-magnetic-north-z-vertical --save-calibration "$file" >/dev/null || return 1
+    grep -q "^magnetometer-offset = " "$file" || { echo "nothing saved in $file"; return 1; }
+    "$motionctl" replay "$shared/Thibaud_iPhone5_NoDist_Texting.csv.gz" --out "$work/cal-warm" --frame x-magnetic-north-z-vertical --calibration "$file" >/dev/null || return 1
+    "$motionctl" replay "$shared/Thibaud_iPhone5_NoDist_Texting.csv.gz" --out "$work/cal-cold" --frame x-magnetic-north-z-vertical >/dev/null || return 1
+    python3 - "$work/cal-warm/device_motion.csv" "$work/cal-cold/device_motion.csv" <<'PY' || return 1
+import csv, sys
+warm, cold = (next(csv.DictReader(open(path))) for path in sys.argv[1:3])
+print("first sample's accuracy: from the stored calibration", warm["mag_accuracy"], "cold", cold["mag_accuracy"])
+sys.exit(0 if int(warm["mag_accuracy"]) >= 0 and int(cold["mag_accuracy"]) < 0 else 1)
+PY
+    if "$motionctl" replay "$shared/Thibaud_iPhone5_NoDist_Texting.csv.gz" --out "$work/cal-none" --calibration "$work/no.calibration" 2>"$work/err"; then return 1; fi
+    grep -q "no.calibration: no such file" "$work/err"
+}
+check "replay keeps what the online calibration learned and starts the next trial from it" replay_keeps_and_starts_from_a_calibration
+
 replay_rejects_malformed_line() {
     { printf '# ocm-recording 1\nt,sensor,x,y,z\n0.0,acc,0,0,9.8\n0.01,acc,0,9.8.1,0\n'; } >"$work/bad.csv"
     if "$motionctl" replay "$work/bad.csv" --out "$work/bad" 2>"$work/err"; then return 1; fi

@@ -96,13 +96,30 @@ import TestSupport
         }
     }
 
-    @Test func nothingIsSavedBeforeHighAccuracy() throws {
+    @Test func nothingIsSavedBeforeMediumAccuracy() throws {
         try Self.withCalibrationFolder { folder in
             let path = folder + "/sim-mpu-9250.calibration"
             var saver = OnlineCalibrationSaver(path: path, board: "sim-mpu-9250.board")
             let estimator = try Self.run(seconds: 1, saver: &saver, calibration: nil)
-            #expect(estimator.filter.magnetometerAccuracy < 2)
+            #expect(estimator.filter.magnetometerAccuracy < 1)
             #expect(saver.saves == 0 && access(path, F_OK) != 0)
+        }
+    }
+
+    @Test func aMediumAccuracyOffsetIsSavedWhereNoneIsStored() throws {
+        // A device never turned about one of its axes (a phone held flat or upright in a walk)
+        // does not learn that axis to 1 µT; known to 3 µT, its offset is still a better start
+        // than none (the next start takes it as known to 5 µT).
+        try Self.withCalibrationFolder { folder in
+            let path = folder + "/sim-mpu-9250.calibration"
+            var saver = OnlineCalibrationSaver(path: path, board: "sim-mpu-9250.board")
+            let estimator = try Self.run(seconds: 120, saver: &saver, calibration: nil) { $0.filter.magnetometerAccuracy >= 1 }
+            #expect(estimator.filter.magnetometerAccuracy == 1, "stopped at medium accuracy")
+            let stored = try #require(try BoardCalibration.load(path: path))
+            let uncertainty = try #require(stored.magnetometerOffsetUncertainty)
+            #expect(uncertainty >= 1 && uncertainty < 3, "stored as known to \(uncertainty) µT")
+            let offset = try #require(stored.magnetometerOffset)
+            for axis in 0..<3 { #expect(abs(offset[axis] - Self.hardIron[axis]) < 10, "stored \(offset) vs \(Self.hardIron)") }
         }
     }
 

@@ -56,6 +56,12 @@ struct Replay: ParsableCommand {
     @Option(help: "The user's stride correction from `motionctl calibrate stride` (1 = the published model).")
     var strideScale: Double = 1
 
+    @Option(help: "A board calibration file (as `motionctl calibrate` and motiond write them) to start from, as a board with that stored calibration starts.")
+    var calibration: String?
+
+    @Option(help: "Keep what the online magnetometer calibration learned in this calibration file, as motiond keeps it for a live board (written only when known to medium accuracy or better, and better than the file's).")
+    var saveCalibration: String?
+
     @Option(name: .customLong("step-setting"), help: "A step detector setting NAME=VALUE (repeatable; for tools/benchmarks/loso.py): \(StepSettings.names).")
     var stepSettings: [String] = []
 
@@ -77,7 +83,14 @@ struct Replay: ParsableCommand {
         var progress = ProgressLine(label: (recording as NSString).lastPathComponent)
         let started = Date()
         let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
-        var estimator = DeviceMotionEstimator(frame: frame, declination: try resolvedDeclination() ?? 0)
+        var stored: BoardCalibration?
+        if let calibration {
+            guard let found = try BoardCalibration.load(path: calibration) else {
+                throw ValidationError("--calibration \(calibration): no such file (write one with `motionctl calibrate`)")
+            }
+            stored = found
+        }
+        var estimator = DeviceMotionEstimator(frame: frame, declination: try resolvedDeclination() ?? 0, calibration: stored)
         let deviceMotion = try DeviceMotionFile(path: (out as NSString).appendingPathComponent("device_motion.csv"))
         var pedometer = PedometerStage(stride: StrideModel(heightMeters: heightCm / 100, scale: strideScale),
                                        detector: try StepSettings.detector(stepSettings))
@@ -95,6 +108,11 @@ struct Replay: ParsableCommand {
             activity.process(reading) { activityFile.write($0) }
         }
         try deviceMotion.close()
+        if let saveCalibration {
+            var saver = OnlineCalibrationSaver(path: saveCalibration, board: (recording as NSString).lastPathComponent)
+            saver.finish(estimator)
+            if let failure = saver.failure { throw failure }
+        }
         try pedometerFiles.finish(pedometer, end: last)
         try altitudeFile.close()
         try activityFile.finish(endNanoseconds: last)
