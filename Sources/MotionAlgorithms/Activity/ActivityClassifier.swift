@@ -94,6 +94,11 @@ public struct ActivityClassifier: Sendable {
     private var blocksInState = 0
 
     public private(set) var estimate = MotionActivityEstimate(flags: .unknown, confidence: .low, startNanoseconds: 0)
+
+    /// Whether a car or a bicycle is called (after 10 s without a gait and 20–30 s of a
+    /// vehicle's vibration; see the type's documentation). Ends with a gait's rhythm (the user
+    /// walks away) or without the vehicle's evidence; the detector's steps do not end it.
+    public var isInVehicle: Bool { automotive || cycling }
     private var started = false
 
     // Thresholds (m/s², rad/s, steps/s); see the type's documentation for where they come from.

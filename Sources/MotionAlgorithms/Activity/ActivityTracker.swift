@@ -22,6 +22,19 @@ public struct ActivityTracker: Sendable {
 
     public init() {}
 
+    /// `detector`: the step detector with its settings; a pedometer that counts this tracker's
+    /// steps (MotionEngine's `PedometerStage`) passes its own.
+    public init(detector: StepDetector) {
+        self.detector = detector
+    }
+
+    /// Whether the step detector is in a confirmed bout (`StepDetector.isWalking`).
+    public var isWalking: Bool { detector.isWalking }
+
+    /// Whether the classifier holds the user to be in a vehicle (a car or a bicycle), whatever
+    /// the flags say now (see `ActivityClassifier.isInVehicle`).
+    public var isInVehicle: Bool { classifier.isInVehicle }
+
     /// The classifier's last window and evidence, for diagnostics.
     public var diagnostics: (window: ActivityWindow?, gaitRhythm: Q32_32, pedalRhythm: Q32_32, evidence: ActivityClassifier.Diagnostics, stepping: Bool) {
         (classifier.lastWindow, classifier.lastGaitRhythm, classifier.lastRhythm, classifier.diagnostics, detector.isStepping)

@@ -4,8 +4,33 @@ import FixedPoint
 /// The pedometer stage: accelerometer, barometer and (optional) gyroscope readings in, `PedometerOutput` out (steps
 /// with their lengths, floors, pause and resume events, each at the time it happened), with the
 /// running totals and live figures `CMPedometerData` reports. No allocation per reading.
+///
+/// No steps from a vehicle: the stage runs the motion-activity classifier on its own step
+/// detector (`ActivityTracker`), and while it calls a car or a bicycle a new bout of steps is
+/// held, not credited. The physical reason: the classifier calls a vehicle only after 10 s
+/// without a gait (no walking rhythm in |a|, no detector steps) and 20–30 s of a vehicle's
+/// vibration (a car's suspension-damped road and engine, a handlebar's undamped road, a
+/// pedalling rhythm) with the device held steady; then the detector's peaks are the road's
+/// shocks (a handlebar's come at a pedalling cadence and pass for a walk's). The fail-safe: a
+/// walk ends the call by the body's own rhythm (the classifier's `GaitRhythm`: a gait's bounce
+/// at one and two step periods for 2 s), and a bout still going then is credited whole, its
+/// held steps at the times they happened (`heldSteps`); a bout going on when the call starts
+/// is not cut.
 public struct PedometerStage: Sendable {
-    private var detector = StepDetector()
+    /// The step detector inside the activity classifier's tracker: the steps are the detector's,
+    /// the vehicle call the classifier's (see the type's documentation).
+    private var tracker: ActivityTracker
+    private var latestRotation: FusionVector<Q32_32>?
+    /// Whether the detector's bout going on started while a vehicle was called: its steps are
+    /// held in `heldSteps` until the call ends (a walk) or the bout does (the road's shocks).
+    private var holdingBout = false
+    /// The held bout's steps (ns), oldest first; the newest 32 are kept (a walk ends the
+    /// call within about 4 s, 8 steps: its gait rhythm needs 2 s and a 2 s window).
+    private var heldSteps = InlineArray<32, Int64>(repeating: 0)
+    private var heldCount = 0
+    /// A resume the detector's predictor reported while a vehicle was called, held with the
+    /// bout: delivered if the call ends first, dropped with its pause otherwise.
+    private var heldResume: Int64?
     /// Pressure → altitude (low-passed), which the floors are counted from.
     private var altitude = AltitudeStage()
     private var floors = FloorCounter()
@@ -29,11 +54,11 @@ public struct PedometerStage: Sendable {
     /// the leave-one-subject-out benchmark); the defaults everywhere else.
     public init(stride: StrideModel = StrideModel(), detector: StepDetector = StepDetector()) {
         totals = PedometerTotals(stride: stride)
-        self.detector = detector
+        tracker = ActivityTracker(detector: detector)
     }
 
     /// Whether a confirmed bout of steps is going on (it ends 2 s after the last step).
-    public var isWalking: Bool { detector.isWalking }
+    public var isWalking: Bool { tracker.isWalking && !holdingBout }
 
     /// Steps credited so far.
     public var numberOfSteps: Int { totals.numberOfSteps }
@@ -41,7 +66,7 @@ public struct PedometerStage: Sendable {
     public var distanceMeters: Double { totals.distanceMeters }
 
     /// Steps per second now (CMPedometerData.currentCadence), nil while not walking.
-    public var currentCadence: Double? { detector.isWalking ? totals.cadence : nil }
+    public var currentCadence: Double? { isWalking ? totals.cadence : nil }
 
     /// Seconds per metre now (CMPedometerData.currentPace), nil while not walking.
     public var currentPace: Double? {
@@ -64,7 +89,7 @@ public struct PedometerStage: Sendable {
             lastPressureTime = time
             // Stepping: a bout going on or a step in the last 5 s; a board without an
             // accelerometer cannot tell, and counts every climb.
-            let stepping = !hasAccelerometer || detector.isWalking || totals.lastStep.map { time - $0 < Self.steppingWindow } == true
+            let stepping = !hasAccelerometer || isWalking || totals.lastStep.map { time - $0 < Self.steppingWindow } == true
             let (up, down) = (floors.floorsAscended, floors.floorsDescended)
             floors.update(altitude: altitude.altimeter.relativeAltitude, dt: dt, stepping: stepping)
             for _ in up..<floors.floorsAscended { output(.floor(timeNanoseconds: time, ascended: true)) }
@@ -73,24 +98,62 @@ public struct PedometerStage: Sendable {
             _ = altitude.process(reading)
         case .angularVelocity(let v):
             // Optional: where a gyroscope is recorded or streamed, it finds the closing steps
-            // and keeps a walk's steps through its turns (StepDetector).
-            detector.update(rotationRate: FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z)), timeNanoseconds: time)
+            // and keeps a walk's steps through its turns (StepDetector); the classifier takes it
+            // with the next accelerometer sample (as `ActivityStage` does).
+            let rotation = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
+            tracker.update(rotationRate: rotation, timeNanoseconds: time)
+            latestRotation = rotation
         case .acceleration(let v):
             hasAccelerometer = true
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
             var book = totals
             // A bout confirmed by this reading: its first step, credited now.
-            let wasWalking = detector.isWalking
+            let wasWalking = tracker.isWalking
+            // The call as of the previous reading: the detector runs before the classifier.
+            let inVehicle = tracker.isInVehicle
             var boutStart: Int64?
-            detector.update(acceleration: acceleration, timeNanoseconds: time) { found in
+            var held = (steps: heldSteps, count: heldCount, holding: holdingBout, resume: heldResume)
+            _ = tracker.update(acceleration: acceleration, rotationRate: latestRotation, timeNanoseconds: time) { found in
                 switch found {
                 case .step(let stepTime):
+                    if !wasWalking, !held.holding, inVehicle { held.holding = true; held.count = 0 }
+                    if held.holding {
+                        held.steps[held.count % 32] = stepTime
+                        held.count += 1
+                        return
+                    }
                     if !wasWalking, boutStart == nil { boutStart = stepTime }
                     output(book.credit(stepTime))
-                case .pause(let at): output(.event(PedometerEvent(kind: .pause, timeNanoseconds: at, deliveredNanoseconds: time)))
-                case .resume(let at): output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
+                case .pause(let at):
+                    // The pause of a held resume: neither is delivered (the road's shocks).
+                    if held.resume != nil { held.resume = nil; return }
+                    output(.event(PedometerEvent(kind: .pause, timeNanoseconds: at, deliveredNanoseconds: time)))
+                case .resume(let at):
+                    if inVehicle { held.resume = at; return }
+                    output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
                 }
             }
+            if held.holding, !tracker.isWalking {
+                held.holding = false  // the bout ended inside the vehicle: the road's shocks
+            }
+            if !tracker.isInVehicle {
+                // The call ended (a gait's rhythm, or the vehicle's evidence gone) with the bout
+                // still going: it is a walk, credited whole at its steps' times.
+                if let at = held.resume {
+                    output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
+                    held.resume = nil
+                }
+                if held.holding {
+                    let first = max(held.count - 32, 0)
+                    for index in first..<held.count {
+                        let stepTime = held.steps[index % 32]
+                        if index == first { boutStart = stepTime }
+                        output(book.credit(stepTime))
+                    }
+                    held.holding = false
+                }
+            }
+            (heldSteps, heldCount, holdingBout, heldResume) = held
             totals = book
             if let boutStart, let lastPressureTime, lastPressureTime > boutStart {
                 // The climb since the bout's first step was on foot, though it was left out
