@@ -99,6 +99,12 @@ public struct ActivityClassifier: Sendable {
     /// vehicle's vibration; see the type's documentation). Ends with a gait's rhythm (the user
     /// walks away) or without the vehicle's evidence; the detector's steps do not end it.
     public var isInVehicle: Bool { automotive || cycling }
+
+    /// Half-second blocks since the last one that looked like a car or a bicycle (saturates at
+    /// `Int.max / 2`): how fresh the vehicle's evidence is. A call is held through stops without
+    /// it (60 s for a car, 10 s for a bicycle); a device carried by a vehicle that moves shakes
+    /// like one in nearly every half-second.
+    public var blocksSinceVehicleEvidence: Int { min(blocksSinceCar, blocksSinceBike) }
     private var started = false
 
     // Thresholds (m/s², rad/s, steps/s); see the type's documentation for where they come from.

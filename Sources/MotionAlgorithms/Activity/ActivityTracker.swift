@@ -35,6 +35,10 @@ public struct ActivityTracker: Sendable {
     /// the flags say now (see `ActivityClassifier.isInVehicle`).
     public var isInVehicle: Bool { classifier.isInVehicle }
 
+    /// Half-second blocks since the classifier's last car- or bicycle-like one
+    /// (`ActivityClassifier.blocksSinceVehicleEvidence`).
+    public var blocksSinceVehicleEvidence: Int { classifier.blocksSinceVehicleEvidence }
+
     /// The classifier's last window and evidence, for diagnostics.
     public var diagnostics: (window: ActivityWindow?, gaitRhythm: Q32_32, pedalRhythm: Q32_32, evidence: ActivityClassifier.Diagnostics, stepping: Bool) {
         (classifier.lastWindow, classifier.lastGaitRhythm, classifier.lastRhythm, classifier.diagnostics, detector.isStepping)

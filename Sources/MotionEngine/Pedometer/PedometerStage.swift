@@ -6,21 +6,30 @@ import FixedPoint
 /// running totals and live figures `CMPedometerData` reports. No allocation per reading.
 ///
 /// No steps from a vehicle: the stage runs the motion-activity classifier on its own step
-/// detector (`ActivityTracker`), and while it calls a car or a bicycle a new bout of steps is
-/// held, not credited. The physical reason: the classifier calls a vehicle only after 10 s
-/// without a gait (no walking rhythm in |a|, no detector steps) and 20–30 s of a vehicle's
-/// vibration (a car's suspension-damped road and engine, a handlebar's undamped road, a
-/// pedalling rhythm) with the device held steady; then the detector's peaks are the road's
-/// shocks (a handlebar's come at a pedalling cadence and pass for a walk's). The fail-safe: a
-/// walk ends the call by the body's own rhythm (the classifier's `GaitRhythm`: a gait's bounce
-/// at one and two step periods for 2 s), and a bout still going then is credited whole, its
-/// held steps at the times they happened (`heldSteps`); a bout going on when the call starts
-/// is not cut.
+/// detector (`ActivityTracker`), and while it calls a car or a bicycle that the device still
+/// feels (`inVehicle`) a new bout of steps is held, not credited. The physical reason: the
+/// classifier calls a vehicle only after 10 s without a gait (no walking rhythm in |a|, no
+/// detector steps) and 20–30 s of a vehicle's vibration (a car's suspension-damped road and
+/// engine, a handlebar's undamped road, a pedalling rhythm) with the device held steady; then
+/// the detector's peaks are the road's shocks (a handlebar's come at a pedalling cadence and
+/// pass for a walk's). Two fail-safes, so that a walk is never dropped because the call lags:
+/// a walk ends the call by the body's own rhythm (the classifier's `GaitRhythm`: a gait's
+/// bounce at one and two step periods for 2 s), and a call whose vehicle the device no longer
+/// feels (4 s without a car- or bicycle-like half-second, while a car's call is kept 60 s for
+/// red lights) holds nothing. Either way a bout still going is credited whole, its held steps
+/// at the times they happened (`heldSteps`); a bout going on when the call starts is not cut.
 public struct PedometerStage: Sendable {
     /// The step detector inside the activity classifier's tracker: the steps are the detector's,
     /// the vehicle call the classifier's (see the type's documentation).
     private var tracker: ActivityTracker
     private var latestRotation: FusionVector<Q32_32>?
+    /// Half-second blocks without a car- or bicycle-like one after which a vehicle call holds
+    /// no steps: a device that a moving vehicle carries shakes like one in nearly every
+    /// half-second (the dev rides: never 2.5 s without), a walk does neither (its bounce is
+    /// above a car's suspension, its steps break a handlebar's steady vibration); 4 s keeps a
+    /// walk's held steps within `heldSteps`.
+    private static let vehicleEvidenceBlocks = 8
+
     /// Whether the detector's bout going on started while a vehicle was called: its steps are
     /// held in `heldSteps` until the call ends (a walk) or the bout does (the road's shocks).
     private var holdingBout = false
@@ -55,6 +64,11 @@ public struct PedometerStage: Sendable {
     public init(stride: StrideModel = StrideModel(), detector: StepDetector = StepDetector()) {
         totals = PedometerTotals(stride: stride)
         tracker = ActivityTracker(detector: detector)
+    }
+
+    /// Whether a vehicle is called and still felt: new bouts are held (see the type).
+    private var inVehicle: Bool {
+        tracker.isInVehicle && tracker.blocksSinceVehicleEvidence < Self.vehicleEvidenceBlocks
     }
 
     /// Whether a confirmed bout of steps is going on (it ends 2 s after the last step).
@@ -110,13 +124,13 @@ public struct PedometerStage: Sendable {
             // A bout confirmed by this reading: its first step, credited now.
             let wasWalking = tracker.isWalking
             // The call as of the previous reading: the detector runs before the classifier.
-            let inVehicle = tracker.isInVehicle
+            let vehicle = inVehicle
             var boutStart: Int64?
             var held = (steps: heldSteps, count: heldCount, holding: holdingBout, resume: heldResume)
             _ = tracker.update(acceleration: acceleration, rotationRate: latestRotation, timeNanoseconds: time) { found in
                 switch found {
                 case .step(let stepTime):
-                    if !wasWalking, !held.holding, inVehicle { held.holding = true; held.count = 0 }
+                    if !wasWalking, !held.holding, vehicle { held.holding = true; held.count = 0 }
                     if held.holding {
                         held.steps[held.count % 32] = stepTime
                         held.count += 1
@@ -129,16 +143,16 @@ public struct PedometerStage: Sendable {
                     if held.resume != nil { held.resume = nil; return }
                     output(.event(PedometerEvent(kind: .pause, timeNanoseconds: at, deliveredNanoseconds: time)))
                 case .resume(let at):
-                    if inVehicle { held.resume = at; return }
+                    if vehicle { held.resume = at; return }
                     output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
                 }
             }
             if held.holding, !tracker.isWalking {
                 held.holding = false  // the bout ended inside the vehicle: the road's shocks
             }
-            if !tracker.isInVehicle {
-                // The call ended (a gait's rhythm, or the vehicle's evidence gone) with the bout
-                // still going: it is a walk, credited whole at its steps' times.
+            if !inVehicle {
+                // The call ended (a gait's rhythm) or its vehicle is no longer felt, with the
+                // bout still going: it is a walk, credited whole at its steps' times.
                 if let at = held.resume {
                     output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
                     held.resume = nil
