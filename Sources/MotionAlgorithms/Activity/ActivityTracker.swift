@@ -4,7 +4,9 @@ public import FixedPoint
 /// `ActivityClassifier` with its inputs — the pedometer's walking detector (`StepDetector`:
 /// its `isStepping`), a cadence from the credited steps' times — and walking or running dated
 /// from the bout's first step, not from when it was confirmed. One piece for MotionEngine's
-/// `ActivityStage` (readings in, live updates out) and the firmware image (tools/firmware).
+/// `ActivityStage` (readings in, live updates out), its `PedometerStage` (which counts this
+/// tracker's steps, and holds new bouts while a vehicle is called: `isInVehicle`) and the
+/// firmware image (tools/firmware).
 /// Q32.32, no allocation.
 public struct ActivityTracker: Sendable {
     private var detector = StepDetector()

@@ -15,7 +15,7 @@ import FixedPoint
 /// pass for a walk's). Two fail-safes, so that a walk is never dropped because the call lags:
 /// a walk ends the call by the body's own rhythm (the classifier's `GaitRhythm`: a gait's
 /// bounce at one and two step periods for 2 s), and a call whose vehicle the device no longer
-/// feels (4 s without a car- or bicycle-like half-second, while a car's call is kept 60 s for
+/// feels (8 s without a car- or bicycle-like half-second, while a car's call is kept 60 s for
 /// red lights) holds nothing. Either way a bout still going is credited whole, its held steps
 /// at the times they happened (`heldSteps`); a bout going on when the call starts is not cut.
 public struct PedometerStage: Sendable {
@@ -25,16 +25,20 @@ public struct PedometerStage: Sendable {
     private var latestRotation: FusionVector<Q32_32>?
     /// Half-second blocks without a car- or bicycle-like one after which a vehicle call holds
     /// no steps: a device that a moving vehicle carries shakes like one in nearly every
-    /// half-second (the dev rides: never 2.5 s without), a walk does neither (its bounce is
-    /// above a car's suspension, its steps break a handlebar's steady vibration); 4 s keeps a
-    /// walk's held steps within `heldSteps`.
-    private static let vehicleEvidenceBlocks = 8
+    /// half-second; the gaps are bends (a car body turning faster than 0.35 rad/s) and stops,
+    /// a few seconds each (the dev rides: at most 2 s; the car trip: at most 7.5 s, the device
+    /// still, no bout). 8 s outlasts a bend or a roundabout. A walk is no car (its bounce is
+    /// above the 1 m/s² of a car body's on its suspension); a walk that shakes a device like a
+    /// handlebar's road ends the call by its rhythm instead. 8 s and the 2 s a bout takes to be
+    /// confirmed keep a walk's held steps within `heldSteps` (32: 10 s at a run's 3 steps/s).
+    private static let vehicleEvidenceBlocks = 16
 
     /// Whether the detector's bout going on started while a vehicle was called: its steps are
     /// held in `heldSteps` until the call ends (a walk) or the bout does (the road's shocks).
     private var holdingBout = false
     /// The held bout's steps (ns), oldest first; the newest 32 are kept (a walk ends the
-    /// call within about 4 s, 8 steps: its gait rhythm needs 2 s and a 2 s window).
+    /// call within about 4 s by its rhythm, which needs 2 s and a 2 s window, or within 10 s
+    /// by the vehicle's evidence: `vehicleEvidenceBlocks`).
     private var heldSteps = InlineArray<32, Int64>(repeating: 0)
     private var heldCount = 0
     /// A resume the detector's predictor reported while a vehicle was called, held with the
