@@ -348,9 +348,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     public mutating func update(magnetometer raw: Vector, dt: Scalar) {
         guard started else { return }
         // At most every `magnetometerInterval`: a heading corrected with a 9 s time constant
-        // needs no more, and faster magnetometers (286 Hz in BROAD) would cost 5× as much.
+        // needs no more, and faster magnetometers (286 Hz in BROAD) would cost 5× as much. But
+        // the first sample at once: until it comes the heading is arbitrary (BROAD's first
+        // 21 ms at 286 Hz: 7 samples 90° off, a degree of a 3-minute trial's RMSE).
         magnetometerTime = magnetometerTime + dt
-        guard magnetometerTime >= magnetometerInterval else { return }
+        guard magnetometerTime >= magnetometerInterval || !hasHeading else { return }
         let dt = magnetometerTime
         magnetometerTime = .zero
         // The heading offset moves twice below (prediction, correction): its half-angle cos and
