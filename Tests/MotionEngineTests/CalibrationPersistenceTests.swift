@@ -96,6 +96,22 @@ import TestSupport
         }
     }
 
+    @Test func anOffsetThatHasMovedReplacesTheStoredOneHoweverWellThatWasKnown() throws {
+        // The stored offset is 40 µT off the board's own now (a magnetic case since, a new
+        // mount), and was known to 0.01 µT: the relearned one, known to about 1 µT, replaces it.
+        try Self.withCalibrationFolder { folder in
+            let path = folder + "/sim-mpu-9250.calibration"
+            let stale = BoardCalibration(magnetometerOffset: [-50, 150, -60], magnetometerOffsetUncertainty: 0.01)
+            try stale.save(path: path, board: "sim-mpu-9250.board")
+            var saver = OnlineCalibrationSaver(path: path, board: "sim-mpu-9250.board", intervalNanoseconds: 10_000_000_000)
+            // Started from the stale file, as the next run on the board is.
+            _ = try Self.run(seconds: 120, saver: &saver, calibration: stale)
+            #expect(saver.saves >= 1 && saver.failure == nil)
+            let offset = try #require(try BoardCalibration.load(path: path)?.magnetometerOffset)
+            for axis in 0..<3 { #expect(abs(offset[axis] - Self.hardIron[axis]) < 3, "stored \(offset) vs \(Self.hardIron)") }
+        }
+    }
+
     @Test func nothingIsSavedBeforeMediumAccuracy() throws {
         try Self.withCalibrationFolder { folder in
             let path = folder + "/sim-mpu-9250.calibration"

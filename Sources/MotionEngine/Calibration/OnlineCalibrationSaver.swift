@@ -18,7 +18,8 @@
 /// - never over a better one: the file's `magnetometer-offset-uncertainty`, read again just
 ///   before writing (`motionctl calibrate` may have written meanwhile), must be larger. A file
 ///   with an offset but no uncertainty counts as known to 1 µT (what `motionctl calibrate
-///   magnetometer` aims for);
+///   magnetometer` aims for). Unless the offset has moved (`hasMoved`): then the new one is
+///   written however well the old one was known;
 /// - atomically (`BoardCalibration.save`: temporary file, then rename), keeping the file's
 ///   other keys.
 ///
@@ -77,12 +78,26 @@ public struct OnlineCalibrationSaver: Sendable {
         return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty)
     }
 
+    /// Whether the estimate is of a different offset than the stored one, not a worse estimate
+    /// of the same: farther from it than three standard deviations of the difference (two
+    /// estimates of one constant differ by less 99.7 % of the time) and than the 5 µT a stored
+    /// offset is taken as known to at the next start (`DeviceMotionEstimator`). Then the device's
+    /// offset has moved (a magnetic case, a new mount, a phone's offset between uses: tens of
+    /// µT), and the stored one, however well it was known, would start every later run wrong.
+    static func hasMoved(_ candidate: (offset: [Double], uncertainty: Double), from stored: BoardCalibration) -> Bool {
+        guard let offset = stored.magnetometerOffset, offset.count == 3, candidate.offset.count == 3 else { return true }
+        let storedUncertainty = stored.magnetometerOffsetUncertainty ?? assumedStoredUncertainty
+        let distance = zip(candidate.offset, offset).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
+        let bound = max(5, 3 * (candidate.uncertainty * candidate.uncertainty + storedUncertainty * storedUncertainty).squareRoot())
+        return distance > bound
+    }
+
     private mutating func save(_ candidate: (offset: [Double], uncertainty: Double)) {
         do throws(EngineError) {
             var stored = try BoardCalibration.load(path: path) ?? BoardCalibration()
             let storedUncertainty = stored.magnetometerOffset == nil ? Double.infinity
                 : stored.magnetometerOffsetUncertainty ?? Self.assumedStoredUncertainty
-            guard candidate.uncertainty < storedUncertainty else {
+            guard candidate.uncertainty < storedUncertainty || Self.hasMoved(candidate, from: stored) else {
                 best = storedUncertainty
                 return
             }
