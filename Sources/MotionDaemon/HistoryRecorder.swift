@@ -175,6 +175,11 @@ package final class HistoryRecorder: Sendable {
         // Commits failed in a row (a full disk fails every one: `DaemonLog` keeps that to a
         // line and a summary a minute).
         var failedCommits = 0
+        // The store's count of samples dropped for want of a disk when the failures began, and
+        // whether the log said they are being dropped (once a failure).
+        var unwrittenBeforeFailure = 0
+        var warnedUnwritten = false
+        let unwrittenLimit = "\(store.configuration.maximumUnwrittenNanoseconds / 60_000_000_000) minutes"
         while true {
             usleep(20_000)
             let (samples, pedometer, activity, queries, baselines, failure, stopping) = inbox.withLock { inbox in
@@ -197,15 +202,23 @@ package final class HistoryRecorder: Sendable {
                     if stopping || failure != nil { try store.close() } else { try store.commit() }
                     statistics.withLock { $0.commits += 1; $0.lastError = nil }
                     if failedCommits > 0 {
-                        DaemonLog.say("history: commits work again after \(failedCommits) failed")
+                        let lost = store.unwrittenAccelerometerSamples - unwrittenBeforeFailure
+                        DaemonLog.say("history: commits work again after \(failedCommits) failed"
+                                      + (lost > 0 ? "; \(lost) accelerometer samples past the \(unwrittenLimit) held in memory meanwhile were not kept (a gap in CMSensorRecorder's history)" : ""))
                         failedCommits = 0
                     }
                 } catch {
                     let message = error.description
                     statistics.withLock { $0.lastError = message }
                     DaemonLog.say("history: \(message)")
+                    if failedCommits == 0 { unwrittenBeforeFailure = store.unwrittenAccelerometerSamples }
                     failedCommits += 1
                 }
+                if failedCommits > 0, !warnedUnwritten, store.unwrittenAccelerometerSamples > unwrittenBeforeFailure {
+                    warnedUnwritten = true
+                    DaemonLog.say("history: writes have failed for longer than the \(unwrittenLimit) of accelerometer history held in memory: later samples are dropped until the disk takes them again (free space in \(store.directory))")
+                }
+                if failedCommits == 0 { warnedUnwritten = false }
                 statistics.withLock {
                     $0.bytesWritten = store.bytesWritten
                     $0.droppedSamples = store.droppedAccelerometerSamples

@@ -21,6 +21,13 @@ public struct HistoryConfiguration: Sendable {
     /// second, a killed process only the uncommitted second. 30 s keeps an SD card's writes
     /// near the data's own size (each sync programs at least one flash page per file).
     public var syncIntervalNanoseconds: Int64 = 30_000_000_000
+    /// While commits fail (a full disk, a read-only file system), at most this much
+    /// accelerometer history waits in memory for the disk (10 minutes: 30 000 samples at 50 Hz,
+    /// under half a megabyte); later samples are dropped and counted
+    /// (`HistoryStore.droppedAccelerometerSamples`, `unwrittenAccelerometerSamples`), where
+    /// holding them all grew the daemon by 70 MB a day. Steps, floors and activity are a
+    /// hundredth of that and all wait.
+    public var maximumUnwrittenNanoseconds: Int64 = 600_000_000_000
     /// Where torn tails, damage and failed deletions are told (one line each, for people).
     public var report: @Sendable (String) -> Void = HistoryConfiguration.reportToStandardError
 

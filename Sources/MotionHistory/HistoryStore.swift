@@ -45,6 +45,11 @@ public final class HistoryStore {
     /// bound. Keeps queries to the segments around their range.
     static let pedometerLatenessNanoseconds: Int64 = 600_000_000_000
 
+    /// The most accelerometer samples buffered while commits fail (`maximumUnwrittenNanoseconds`).
+    private var maximumPendingSamples: Int {
+        Int(configuration.maximumUnwrittenNanoseconds / max(configuration.accelerometerPeriodNanoseconds, 1))
+    }
+
     // Buffered until the next commit.
     private var pendingSamples: [AccelerometerCodec.Quantized] = []
     private var pendingSamplesRun: Int64 = 0
@@ -67,6 +72,9 @@ public final class HistoryStore {
 
     /// Accelerometer samples not after the previous one, dropped since open.
     public private(set) var droppedAccelerometerSamples = 0
+    /// Of those, the samples dropped because commits failed for longer than the configuration's
+    /// `maximumUnwrittenNanoseconds` (the rest came out of order).
+    public private(set) var unwrittenAccelerometerSamples = 0
 
     /// Opens (creating it if missing) the history in `directory`, continuing after what is
     /// there; a torn tail left by a crash or power cut is cut off and reported.
@@ -100,6 +108,13 @@ public final class HistoryStore {
         // later decisions (order, runs) see is exactly what a query will read back.
         var time = sample.timeNanoseconds
         if let first = pendingSamples.first?.time { time = first + ((time - first) + 500) / 1000 * 1000 }
+        // Commits have failed for long: the samples waiting in memory are bounded (the next one
+        // kept after the disk recovers starts a new run: the gap is real).
+        guard pendingSamples.count < maximumPendingSamples else {
+            droppedAccelerometerSamples += 1
+            unwrittenAccelerometerSamples += 1
+            return
+        }
         if let last = lastSampleTime {
             guard time > last else { droppedAccelerometerSamples += 1; return }
             if newRunPending || time - last > 2 * configuration.accelerometerPeriodNanoseconds { currentRun = time }
