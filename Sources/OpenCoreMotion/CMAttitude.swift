@@ -15,12 +15,19 @@ public final class CMAttitude: Sendable, CustomStringConvertible {
 
     public var quaternion: CMQuaternion { state.withLock { $0 } }
 
-    /// Device axes → reference frame (row-major; the engine's `RotationMatrix` convention).
+    /// Core Motion's convention: reference frame → device axes, the transpose of the
+    /// quaternion's rotation (which takes device axes into the frame). So, as on an iPhone, the
+    /// gravity the device feels is −(m13, m23, m33) in g, and Apple's sample code (pARk)
+    /// multiplies points of the reference frame by it to get them in the device's camera axes.
+    /// Checked on real iPhones' records: WeAllWalk's CMDeviceMotion logs hold the matrix, the
+    /// quaternion and the gravity, and there m = R(q)ᵀ and gravity = −(m13, m23, m33)
+    /// (../shared/datasets/weallwalk/README.md). The C library's `rotation_matrix` is the
+    /// quaternion's own (device → frame): the transpose of this one.
     public var rotationMatrix: CMRotationMatrix {
         let m = matrix
-        return CMRotationMatrix(m11: m.m11, m12: m.m12, m13: m.m13,
-                                m21: m.m21, m22: m.m22, m23: m.m23,
-                                m31: m.m31, m32: m.m32, m33: m.m33)
+        return CMRotationMatrix(m11: m.m11, m12: m.m21, m13: m.m31,
+                                m21: m.m12, m22: m.m22, m23: m.m32,
+                                m31: m.m13, m32: m.m23, m33: m.m33)
     }
 
     /// The rotation matrix and Euler angles, computed as the C API's `ocm_device_motion_data` does.
