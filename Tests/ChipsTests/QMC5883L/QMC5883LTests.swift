@@ -89,4 +89,10 @@ import Testing
         #expect(Self.field(try reader.read(nowNanoseconds: 20_000_000)) == first)
     }
 
+    @Test func anHMC5883LIsNotTakenForAQMC5883L() throws {
+        // An HMC5883L's register 0x0D is past its map: it reads 0, not the QMC's 0xFF.
+        let wrong = #expect(throws: ChipError.self) { _ = try QMC5883LDriver(bus: HMC5883LEmulator(address: 0x0D)) }
+        #expect(wrong?.description == "The chip at 0x0D on emulated I2C bus is not a QMC5883L: its identity register 0x0D reads 0x00, expected 0xFF. "
+            + "Check the board file's chip and address (`motionctl probe` lists what answers).")
+    }
 }
