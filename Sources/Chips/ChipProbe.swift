@@ -29,6 +29,11 @@ public enum ChipProbe {
                   identities: [(LSM9DS1Register.magnetometerIdentity, "LSM9DS1 magnetometer or LIS3MDL")]),
         Candidate(driver: "ak8963", addresses: [AK8963Register.address], identityRegister: AK8963Register.deviceID,
                   identities: [(AK8963Register.identity, "AK8963 (MPU-9250 magnetometer, bypass on)")]),
+        // GY-271 boards sold as "HMC5883L" mostly carry a QMC5883L: it answers at 0x0D, chip ID
+        // 0xFF (QMC5883L datasheet rev 1.0, register 0x0D). The Honeywell HMC5883L, at 0x1E, is
+        // told by its three identification bytes ('H43'), in `probeHMC5883L`.
+        Candidate(driver: "qmc5883l", addresses: [QMC5883LRegister.address], identityRegister: QMC5883LRegister.chipID,
+                  identities: [(QMC5883LRegister.identity, "QMC5883L (GY-271; often sold as HMC5883L)")]),
         Candidate(driver: "bmp280", addresses: BMP280Table.addresses, identityRegister: BMP280Register.id,
                   identities: BMP280Table.variants.map { ($0.chipID, $0.name) }),
         Candidate(driver: "lps25h", addresses: LPS25HRegister.addresses, identityRegister: LPS25HRegister.whoAmI,
@@ -75,10 +80,29 @@ public enum ChipProbe {
                 }
             }
         }
+        if !findings.contains(where: { $0.address == HMC5883LRegister.address }), try probeHMC5883L(bus) {
+            findings.append(Finding(address: HMC5883LRegister.address, outcome: .identified(driver: "hmc5883l", chip: "HMC5883L (Honeywell)")))
+        }
         if !findings.contains(where: { $0.address == MS5837Command.address }), let chip = try probeMS5837(bus) {
             findings.append(Finding(address: MS5837Command.address, outcome: .identified(driver: chip.driver, chip: chip.name)))
         }
         return findings.sorted { $0.address < $1.address }
+    }
+
+    /// Whether an HMC5883L answers at 0x1E: its identification registers A, B, C (0x0A…0x0C)
+    /// read 'H', '4', '3' (HMC5883L datasheet). One byte would not do: 'H' (0x48) is a common
+    /// register value. Runs after the LSM9DS1 magnetometer/LIS3MDL candidate, which shares 0x1E.
+    private static func probeHMC5883L(_ bus: some I2CBus) throws(BusError) -> Bool {
+        var identity = (UInt8(0), UInt8(0), UInt8(0))
+        do {
+            try withUnsafeMutableBytes(of: &identity) { (buffer) throws(BusError) in
+                try bus.readRegisters(address: HMC5883LRegister.address, register: HMC5883LRegister.identification, into: buffer)
+            }
+        } catch {
+            if error.kind == .noAcknowledge { return false }
+            throw error
+        }
+        return identity == HMC5883LRegister.identity
     }
 
     /// The MS5837 has no identity register: it is recognised by a PROM (0xA0…0xAC) that is not

@@ -45,6 +45,8 @@ extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
+extension QMC5883LDriver: PolledMagnetometerDriver {}
+extension HMC5883LDriver: PolledMagnetometerDriver {}
 
 extension BarometerDriver {
     public var readsPerMeasurement: Int64 { 1 }

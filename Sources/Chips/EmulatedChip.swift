@@ -33,5 +33,7 @@ public protocol EmulatedBarometer: EmulatedChip, I2CBus {
 
 extension LSM9DS1Emulator: EmulatedChip {}
 extension AK8963Emulator: EmulatedChip {}
+extension QMC5883LEmulator: EmulatedChip {}
+extension HMC5883LEmulator: EmulatedChip {}
 extension BMP280Emulator: EmulatedBarometer {}
 extension LPS25HEmulator: EmulatedBarometer {}

@@ -32,3 +32,40 @@ import Testing
         #expect(throws: BusError.self) { try ChipProbe.probe(bus) }
     }
 }
+
+/// GY-271 boards are sold as "HMC5883L" but mostly carry QST's QMC5883L: the probe names each
+/// by its registers (QMC: 0x0D reads 0xFF at address 0x0D; HMC: 'H43' at 0x0A…0x0C, address 0x1E).
+@Suite struct MagnetometerProbeTests {
+    @Test func aBusWithBothNamesEach() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(MPU6050Emulator(), at: 0x68)
+        bus.attach(QMC5883LEmulator(), at: 0x0D)
+        bus.attach(HMC5883LEmulator(), at: 0x1E)
+        let sense = LSM9DS1Emulator()  // an LIS3MDL-like magnetometer at 0x1C beside the HMC's 0x1E
+        bus.attach(sense, at: 0x1C)
+        #expect(try ChipProbe.probe(bus) == [
+            .init(address: 0x0D, outcome: .identified(driver: "qmc5883l", chip: "QMC5883L (GY-271; often sold as HMC5883L)")),
+            .init(address: 0x1C, outcome: .identified(driver: "lsm9ds1-magnetometer", chip: "LSM9DS1 magnetometer or LIS3MDL")),
+            .init(address: 0x1E, outcome: .identified(driver: "hmc5883l", chip: "HMC5883L (Honeywell)")),
+            .init(address: 0x68, outcome: .identified(driver: "mpu6050", chip: "MPU-6050")),
+        ])
+    }
+
+    @Test func aQMC5883LSoldAsHMC5883LIsCalledQMC() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(QMC5883LEmulator(), at: 0x0D)
+        let findings = try ChipProbe.probe(bus)
+        #expect(findings == [.init(address: 0x0D, outcome: .identified(driver: "qmc5883l", chip: "QMC5883L (GY-271; often sold as HMC5883L)"))])
+        #expect(!findings.contains { $0.outcome == .identified(driver: "hmc5883l", chip: "HMC5883L (Honeywell)") })
+    }
+
+    @Test func anHMCThatNACKsIsSkippedAndABrokenTransferThrows() throws {
+        let bus = EmulatedI2CBus()
+        let hmc = HMC5883LEmulator()
+        hmc.inject(.noAcknowledge)
+        bus.attach(hmc, at: 0x1E)
+        #expect(try ChipProbe.probe(bus).isEmpty)
+        hmc.inject(.inputOutputError(register: 0x0A))  // a broken transfer is an error, not an empty bus
+        #expect(throws: BusError.self) { try ChipProbe.probe(bus) }
+    }
+}

@@ -64,7 +64,7 @@ enum ChipTargets {
         }
     }
 
-    /// Runs driver `choice % 10` on `bus`; `advance(t)` is called before each read at time t (ns).
+    /// Runs driver `choice % 12` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
         func times(_ body: (Int64) -> Void) {
             for step in 1...8 {
@@ -73,7 +73,7 @@ enum ChipTargets {
                 body(now)
             }
         }
-        switch choice % 10 {
+        switch choice % 12 {
         case 0:
             guard let driver = try? MPU6050Driver(bus: bus) else { return }
             drain(driver, advance: advance)
@@ -98,6 +98,12 @@ enum ChipTargets {
         case 8:
             guard let driver = try? LPS25HDriver(bus: bus) else { return }
             times { _ in _ = try? driver.read() }
+        case 9:
+            guard let driver = try? QMC5883LDriver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 10:
+            guard let driver = try? HMC5883LDriver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -133,6 +139,7 @@ enum ChipTargets {
             recorded(LSM6DSXEmulator(), 2), recorded(LSM9DS1Emulator(), 3), recorded(LSM9DS1Emulator(), 4),
             recorded(LSM9DS1Emulator(isLIS3MDL: true), 5), recorded(AK8963Emulator(), 6), recorded(BMP280Emulator(), 7),
             recorded(BMP280Emulator(chipID: 0x60), 7), recorded(LPS25HEmulator(), 8),
+            recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

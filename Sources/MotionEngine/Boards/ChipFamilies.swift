@@ -54,6 +54,16 @@ struct ChipFamily: Sendable {
             PolledMagnetometerReader(try AK8963Driver(bus: bus, address: chip.address), label: chip.label)
         }, emulate: { chip, senses in .inertial(AK8963Emulator(address: chip.address, field: senses.magneticField)) },
            noise: SensorNoise(magneticField: 0.6)),
+        // QMC5883L: 2 mG RMS (0.2 µT) field resolution (QMC5883L datasheet rev 1.0, table 2).
+        // HMC5883L: 2 mG noise floor (Honeywell HMC5883L datasheet, specifications).
+        "qmc5883l": ChipFamily(open: { bus, chip throws(ChipError) in
+            PolledMagnetometerReader(try QMC5883LDriver(bus: bus, address: chip.address), label: chip.label)
+        }, emulate: { chip, senses in .inertial(QMC5883LEmulator(address: chip.address, field: senses.magneticField)) },
+           noise: SensorNoise(magneticField: 0.2)),
+        "hmc5883l": ChipFamily(open: { bus, chip throws(ChipError) in
+            PolledMagnetometerReader(try HMC5883LDriver(bus: bus, address: chip.address), label: chip.label)
+        }, emulate: { chip, senses in .inertial(HMC5883LEmulator(address: chip.address, field: senses.magneticField)) },
+           noise: SensorNoise(magneticField: 0.2)),
         // Pressure RMS noise: BMP280 1.3 Pa at ×16 oversampling (BST-BMP280-DS001 table 3);
         // LPS25H 0.01 hPa in its high-resolution mode (DocID023722 table 3).
         "bmp280": ChipFamily(open: { bus, chip throws(ChipError) in
@@ -81,6 +91,8 @@ struct ChipFamily: Sendable {
         "lsm9ds1-magnetometer": [.magnetometer],
         "lis3mdl": [.magnetometer],
         "ak8963": [.magnetometer],
+        "qmc5883l": [.magnetometer],
+        "hmc5883l": [.magnetometer],
         "bmp280": [.barometer, .thermometer],
         "lps25h": [.barometer, .thermometer],
         "ms5837-30ba": [.barometer, .thermometer],

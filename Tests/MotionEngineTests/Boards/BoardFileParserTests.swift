@@ -6,8 +6,9 @@ import TestSupport
 
 @Suite struct BoardFileParserTests {
     @Test func everyShippedBoardFileParses() throws {
-        for name in ["gy-521", "mpu-9250", "lsm6dsox-lis3mdl", "bmi160-bmp280", "sense-hat",
-                     "sim-gy-521", "sim-gy-521-bmp280", "sim-sense-hat", "sim-bmi160-bmp280", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250"] {
+        for name in ["gy-521", "mpu-9250", "lsm6dsox-lis3mdl", "bmi160-bmp280", "sense-hat", "gy-521-qmc5883l", "gy-521-hmc5883l",
+                     "sim-gy-521", "sim-gy-521-bmp280", "sim-sense-hat", "sim-bmi160-bmp280", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
+                     "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l"] {
             let board = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board")
             #expect(!board.chips.isEmpty, "\(name)")
             // Every simulated board runs: its emulators come up and the drivers read them.

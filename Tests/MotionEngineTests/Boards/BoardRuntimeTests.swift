@@ -116,6 +116,19 @@ import TestSupport
         }
     }
 
+    /// The GY-271 twins: the QMC5883L (continuous 100 Hz) and the HMC5883L (single
+    /// measurements of 6 ms, one per 10 ms at the 5 ms poll) both deliver the recording's field.
+    @Test(arguments: ["sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l"])
+    func theGY271TwinsDeliverTheField(name: String) throws {
+        let readings = try run(String(decoding: try fileBytes("\(ProjectPaths.root)/boards/\(name).board"), as: UTF8.self), seconds: 1)
+        let fields = readings.compactMap { reading -> Double? in
+            if case .magneticField(let field) = reading.value { return field.length.doubleValue }
+            return nil
+        }
+        #expect(fields.count >= 95 && fields.count <= 100, "\(name): \(fields.count) magnetometer readings in 1 s")
+        #expect(fields.allSatisfy { abs($0 - 41.5) < 4 }, "\(name): the BROAD recording's |B| ≈ 43 µT")
+    }
+
     func fileBytes(_ path: String) throws -> [UInt8] {
         let file = try #require(fopen(path, "r"))
         defer { fclose(file) }

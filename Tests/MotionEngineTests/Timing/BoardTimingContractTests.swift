@@ -14,7 +14,7 @@ import TestSupport
 /// timestamps exact. Then the faults: lost samples counted as drops and reported, none silent.
 @Suite struct BoardTimingContractTests {
     static let boards = ["sim-bmi160-bmp280", "sim-gy-521-bmp280", "sim-gy-521", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
-                         "sim-sense-hat", "sim-walker", "sim-ms5837"]
+                         "sim-sense-hat", "sim-walker", "sim-ms5837", "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l"]
     static let rates = [100, 400, 1000]
 
     static func description(_ board: String, rate: Int? = nil) throws -> BoardDescription {
