@@ -57,12 +57,12 @@ let package = Package(
         .target(name: "LinuxIIO", dependencies: ["CLibIIO"], swiftSettings: strictSwift6),
         .target(name: "LinuxGPIO", dependencies: ["CLibGPIOD"], swiftSettings: strictSwift6),
         .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
-        .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO", "LinuxGPIO"],
+        .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO", "LinuxGPIO", "Geomagnetism"],
                 swiftSettings: strictSwift6),
         // The motion manager's engine-facing core, shared by the Swift and C APIs: one engine thread
         // per board, subscriptions at their intervals, pull storage, start/stop. No Foundation
         // (standard library, Synchronization, Glibc), so the C library does not link it.
-        .target(name: "MotionManagerCore", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonClient", "MotionDaemonProtocol"],
+        .target(name: "MotionManagerCore", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonClient", "MotionDaemonProtocol", "Geomagnetism"],
                 swiftSettings: strictSwift6),
         // The Swift API: Core Motion's CMMotionManager and data types on a live board (Foundation
         // for OperationQueue and Core Motion's error protocols), wrapping MotionManagerCore.

@@ -1,3 +1,5 @@
+import FixedPoint
+import Glibc
 import MotionDaemonClient
 import MotionDaemonProtocol
 import MotionEngine
@@ -44,16 +46,35 @@ enum DaemonStreams {
         }
     }
 
+    /// A magnetic-north device-motion sample in the true-north frame, `declination` degrees east:
+    /// the attitude turned by −declination about the vertical (x north, y west, z up), as
+    /// `DeviceMotionEstimator` turns its own, and the heading by +declination.
+    static func turnedToTrueNorth(_ sample: MotionSample, declination: Double) -> MotionSample {
+        guard case .deviceMotion(var motion, _) = sample else { return sample }
+        let half = -declination * Double.pi / 360
+        motion.attitude = Quaternion(w: Q2_30(cos(half)), x: .zero, y: .zero, z: Q2_30(sin(half))) * motion.attitude
+        var heading = (motion.heading.doubleValue + declination).truncatingRemainder(dividingBy: 360)
+        if heading < 0 { heading += 360 }
+        motion.heading = Q16_16(heading)
+        return .deviceMotion(motion, .xTrueNorthZVertical)
+    }
+
     /// Subscribes `subscription` at `interval` (s). Samples arrive as the engine's; the daemon's
     /// drop notices and a restart's gap (gap ÷ interval updates) are counted as dropped in
     /// `store`, so a break is never silent; a stream the daemon ends delivers `.failed`.
     static func subscribe(_ subscription: EngineSubscription, on daemon: DaemonClient, interval: Double, store: PullStore) throws(MotionManagerError) {
         let stream = subscription.stream
+        // True north: the daemon's magnetic north turned by this manager's declination (the
+        // program's, or the system's location's: `ManagerCore.trueNorthDeclination`).
+        let trueNorth = subscription.frame == .xTrueNorthZVertical
+        let wireFrame = trueNorth ? AttitudeReferenceFrame.xMagneticNorthZVertical : subscription.frame
         do {
-            try daemon.subscribe(wireStream(stream), interval: interval, frame: UInt8(ReferenceFrames(subscription.frame).rawValue)) { delivery in
+            try daemon.subscribe(wireStream(stream), interval: interval, frame: UInt8(ReferenceFrames(wireFrame).rawValue)) { delivery in
                 switch delivery {
                 case .samples(let batch):
-                    for sample in DaemonSamples.motionSamples(batch) { subscription.deliver(.sample(sample)) }
+                    for sample in DaemonSamples.motionSamples(batch) {
+                        subscription.deliver(.sample(trueNorth ? turnedToTrueNorth(sample, declination: subscription.declination) : sample))
+                    }
                 case .dropped(let count, _):
                     store.countDrops(stream, Int(clamping: count))
                 case .interrupted, .batch, .droppedBatches:

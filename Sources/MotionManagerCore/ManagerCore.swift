@@ -1,3 +1,5 @@
+import Geomagnetism
+import Glibc
 import MotionAlgorithms
 package import MotionDaemonClient
 import MotionDaemonProtocol
@@ -36,7 +38,8 @@ package final class ManagerCore: DaemonOrBoardCore, Sendable {
         var intervals: [Double] = Array(repeating: ManagerCore.minimumUpdateInterval, count: MotionStream.allCases.count)
         var subscriptions: [EngineSubscription?] = Array(repeating: nil, count: MotionStream.allCases.count)
         var frame: ReferenceFrames = .xArbitraryZVertical
-        var declination: Double = 0
+        /// Set by the program (nil: from the system's location, `SystemLocation`).
+        var declination: Double?
     }
 
     /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does), or of the
@@ -76,10 +79,37 @@ package final class ManagerCore: DaemonOrBoardCore, Sendable {
     package var referenceFrame: ReferenceFrames { state.withLock { $0.frame } }
 
     /// Degrees east of true north of magnetic north, for `xTrueNorthZVertical` streams started
-    /// afterwards (not finite: 0).
+    /// afterwards (not finite: back to the system's location). Until set, it comes from
+    /// `/etc/opencoremotion/location` by the World Magnetic Model (`SystemLocation`); reads 0
+    /// then.
     package var magneticDeclination: Double {
-        get { state.withLock { $0.declination } }
-        set { state.withLock { $0.declination = newValue.isFinite ? newValue : 0 } }
+        get { state.withLock { $0.declination ?? 0 } }
+        set { state.withLock { $0.declination = newValue.isFinite ? newValue : nil } }
+    }
+
+    /// The declination a true-north stream starting now uses: the program's, else the system's
+    /// location's by the World Magnetic Model, else Core Motion's `trueNorthNotAvailable` with
+    /// what to configure.
+    package func trueNorthDeclination(location: () throws(EngineError) -> SystemLocation? = { () throws(EngineError) in try SystemLocation.load() },
+                                      unixSeconds: Int = Int(time(nil))) throws(MotionManagerError) -> Double {
+        if let declination = state.withLock({ $0.declination }) { return declination }
+        let file = SystemLocation.configurationFile()
+        let found: SystemLocation?
+        do throws(EngineError) {
+            found = try location()
+        } catch {
+            throw MotionManagerError(.trueNorthNotAvailable, "True north needs where the board is, and \(error)")
+        }
+        guard let found else {
+            throw MotionManagerError(.trueNorthNotAvailable, "True north needs where the board is: write \"latitude = DEGREES\" and \"longitude = DEGREES\" "
+                                     + "(north and east) to \(file), or set magneticDeclination; or use xMagneticNorthZVertical.")
+        }
+        do throws(GeomagneticError) {
+            return try found.declination(atUnixSeconds: unixSeconds)
+        } catch {
+            throw MotionManagerError(.trueNorthNotAvailable, "True north from \(file): the World Magnetic Model gives no declination today (\(error)); "
+                                     + "set magneticDeclination instead.")
+        }
     }
 
     // MARK: Intervals
@@ -120,7 +150,8 @@ package final class ManagerCore: DaemonOrBoardCore, Sendable {
             board = try checkAvailable(stream, frame: frame)
         }
         let store = self.store
-        let (interval, declination) = state.withLock { ($0.intervals[stream.rawValue], $0.declination) }
+        let interval = state.withLock { $0.intervals[stream.rawValue] }
+        let declination = stream == .deviceMotion && frame.engineFrame == .xTrueNorthZVertical ? try trueNorthDeclination() : 0
         let subscription = EngineSubscription(stream: stream, frame: frame.engineFrame ?? .xArbitraryZVertical, declination: declination) {
             subscription, event in
             if case .sample(let sample) = event { store.keep(sample) }

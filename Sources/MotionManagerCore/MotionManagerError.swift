@@ -4,6 +4,8 @@
 package struct MotionManagerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The Core Motion codes the core reports (`CMError.Code`'s raw values).
     package enum Code: Int, Sendable {
+        /// True north was asked for where the board's place is not known.
+        case trueNorthNotAvailable = 102
         /// The engine failed (a chip stopped answering, a bus error persisted): see the message.
         case unknown = 103
         /// An argument is out of range (a reference frame that is not exactly one frame).

@@ -88,9 +88,12 @@ public final class CMMotionManager: Sendable, CustomStringConvertible {
     /// The frame of the device-motion updates started last (`xArbitraryZVertical` before any).
     public var attitudeReferenceFrame: CMAttitudeReferenceFrame { CMAttitudeReferenceFrame(rawValue: core.referenceFrame.rawValue) }
 
-    /// Degrees east of true north of magnetic north where the board is (from the World Magnetic
-    /// Model); used by `xTrueNorthZVertical` updates started afterwards. 0 by default, which
-    /// makes true north magnetic north.
+    /// Degrees east of true north of magnetic north where the board is; used by
+    /// `xTrueNorthZVertical` updates started afterwards (not in Core Motion, which knows the
+    /// place from Location Services). Until set (reads 0), true north comes from the system's
+    /// location, `/etc/opencoremotion/location`, by the World Magnetic Model; with neither, a
+    /// true-north start fails with `CMError` `.trueNorthNotAvailable`. NaN goes back to the
+    /// system's location.
     public var magneticDeclination: Double {
         get { core.magneticDeclination }
         set { core.magneticDeclination = newValue }

@@ -62,7 +62,7 @@ func status(forLoading error: EngineError) -> ocm_status {
 
 func status(for error: MotionManagerError) -> ocm_status {
     switch error.code {
-    case .notAvailable: OCM_STATUS_NOT_AVAILABLE
+    case .notAvailable, .trueNorthNotAvailable: OCM_STATUS_NOT_AVAILABLE
     case .invalidParameter: OCM_STATUS_INVALID_ARGUMENT
     case .unknown: OCM_STATUS_DEVICE_ERROR
     case .notAuthorized: OCM_STATUS_NOT_AUTHORIZED

@@ -182,7 +182,9 @@ typedef enum ocm_reference_frame {
     OCM_REFERENCE_FRAME_X_ARBITRARY_CORRECTED_Z_VERTICAL = 2,
     /** x to magnetic north. */
     OCM_REFERENCE_FRAME_X_MAGNETIC_NORTH_Z_VERTICAL = 4,
-    /** x to true north (magnetic north turned by the declination; 0 unless set). */
+    /** x to true north: magnetic north turned by the declination where the board is
+     *  (/etc/opencoremotion/location, by the World Magnetic Model); without that file
+     *  starting fails with OCM_STATUS_NOT_AVAILABLE and a message saying what to write. */
     OCM_REFERENCE_FRAME_X_TRUE_NORTH_Z_VERTICAL = 8
 } ocm_reference_frame;
 
