@@ -16,7 +16,7 @@ struct FleetBrokerTests {
         configuration.streams[.deviceMotion]?.rateHertz = 50
         let (subscriber, recorder) = try Recorder.subscribe(configuration, clientID: "test-two-boards", durable: false)
         defer { subscriber.stop() }
-        #expect(BrokerFixtures.wait(seconds: 5) { subscriber.isConnected })
+        #expect(BrokerFixtures.wait { subscriber.isConnected })
         usleep(200_000)
 
         let walker = try BoardPublisher(board: BrokerFixtures.board("sim-walker.board"), configuration: configuration, log: { _ in })
@@ -29,7 +29,7 @@ struct FleetBrokerTests {
         let left = [walker.stop(), gy521.stop()]
         let seconds = Date().timeIntervalSince(started)
         #expect(left == [0, 0])
-        BrokerFixtures.wait(seconds: 3) { recorder.statuses("sim-walker").last == "offline" && recorder.statuses("sim-gy-521").last == "offline" }
+        BrokerFixtures.wait { recorder.statuses("sim-walker").last == "offline" && recorder.statuses("sim-gy-521").last == "offline" }
 
         for publisher in [walker, gy521] {
             let id = publisher.boardID
@@ -79,16 +79,16 @@ struct FleetBrokerTests {
         publisher.arguments = ["publish", "--board", BrokerFixtures.board("sim-walker.board"), "--config", file, "--board-id", "doomed"]
         publisher.standardError = FileHandle.nullDevice
         try publisher.run()
-        #expect(BrokerFixtures.wait(seconds: 10) { recorder.statuses("doomed") == ["online"] && !recorder.messages("doomed", .deviceMotion).isEmpty })
+        #expect(BrokerFixtures.wait { recorder.statuses("doomed") == ["online"] && !recorder.messages("doomed", .deviceMotion).isEmpty })
         kill(publisher.processIdentifier, SIGKILL)
         publisher.waitUntilExit()
         let killed = Date()
-        #expect(BrokerFixtures.wait(seconds: 10) { recorder.statuses("doomed").last == "offline" })
+        #expect(BrokerFixtures.wait { recorder.statuses("doomed").last == "offline" })
         print("will: offline \(String(format: "%.2f", Date().timeIntervalSince(killed))) s after kill -9")
 
         let (late, lateRecorder) = try Recorder.subscribe(configuration, clientID: "test-will-late", durable: false)
         defer { late.stop() }
-        #expect(BrokerFixtures.wait(seconds: 5) { lateRecorder.statuses("doomed") == ["offline"] })
+        #expect(BrokerFixtures.wait { lateRecorder.statuses("doomed") == ["offline"] })
         #expect(lateRecorder.all.contains { if case .status(_, _, true) = $0 { return true } else { return false } })
     }
 
@@ -105,7 +105,7 @@ struct FleetBrokerTests {
         configuration.streams[.altitude]?.qos = 1
         let (subscriber, recorder) = try Recorder.subscribe(configuration, clientID: "test-restart-durable", durable: true)
         defer { subscriber.stop() }
-        #expect(BrokerFixtures.wait(seconds: 5) { subscriber.isConnected })
+        #expect(BrokerFixtures.wait { subscriber.isConnected })
         usleep(200_000)
 
         let walker = try BoardPublisher(board: BrokerFixtures.board("sim-walker.board"), configuration: configuration, log: { _ in })
@@ -113,11 +113,11 @@ struct FleetBrokerTests {
         usleep(5_000_000)
         let beforeOutage = walker.connection.published(.altitude)
         try broker.restart(downSeconds: 2)
-        #expect(BrokerFixtures.wait(seconds: 10) { walker.isConnected && subscriber.isConnected })
+        #expect(BrokerFixtures.wait { walker.isConnected && subscriber.isConnected })
         let queuedInOutage = walker.connection.published(.altitude) - beforeOutage
         usleep(6_000_000)
         #expect(walker.stop(waitingUpTo: 5) == 0)
-        BrokerFixtures.wait(seconds: 5) { recorder.statuses("sim-walker").last == "offline" }
+        BrokerFixtures.wait { recorder.statuses("sim-walker").last == "offline" }
 
         let counts = walker.counts
         #expect(counts.connects >= 2)

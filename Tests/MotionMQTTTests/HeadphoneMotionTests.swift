@@ -37,7 +37,7 @@ struct HeadphoneMotionTests {
 
         let publisher = try BoardPublisher(board: BrokerFixtures.board("sim-gy-521.board"), configuration: configuration, log: { _ in })
         try publisher.start()
-        #expect(BrokerFixtures.wait(seconds: 10) { samples.withLock { $0.count } >= 150 })
+        #expect(BrokerFixtures.wait { samples.withLock { $0.count } >= 150 })
         #expect(manager.isConnected)
         #expect(events.log.withLock { $0 } == ["connect"])
         let first = try #require(samples.withLock { $0.first })
@@ -50,7 +50,7 @@ struct HeadphoneMotionTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
 
         publisher.stop()
-        #expect(BrokerFixtures.wait(seconds: 5) { errors.withLock { !$0.isEmpty } && events.log.withLock { $0.count } == 2 })
+        #expect(BrokerFixtures.wait { errors.withLock { !$0.isEmpty } && events.log.withLock { $0.count } == 2 })
         #expect(events.log.withLock { $0 } == ["connect", "disconnect"])
         #expect(errors.withLock { $0.first?.contains("sim-gy-521 went offline") } == true)
         #expect(!manager.isConnected)
@@ -70,7 +70,7 @@ struct HeadphoneMotionTests {
         #expect(!manager.isDeviceMotionAvailable)
         let message = Mutex<String?>(nil)
         manager.startDeviceMotionUpdates(to: OperationQueue()) { _, error in message.withLock { $0 = error.map { "\($0)" } } }
-        #expect(BrokerFixtures.wait(seconds: 2) { message.withLock { $0 } != nil })
+        #expect(BrokerFixtures.wait { message.withLock { $0 } != nil })
         #expect(message.withLock { $0?.contains("/nonexistent/mqtt.conf") } == true)
     }
 }
