@@ -124,7 +124,12 @@ import Testing
         try daemon.start()
         #expect(eventually(within: 10) { received.count >= before + 10 })
         print("API restart: \(manager.droppedAccelerometerUpdates) accelerometer updates counted as dropped over the gap")
-        #expect(manager.droppedAccelerometerUpdates >= 20 && manager.droppedAccelerometerUpdates < 100)
+        // The gap's updates are counted (its length, 0.5 s down and however long a loaded
+        // machine takes to restart motiond and reconnect, is not bounded here); updates dropped
+        // for a slow queue are counted too, so this is a lower bound.
+        let gaps = manager.daemonGaps
+        #expect(gaps.count == 1, "\(gaps)")
+        #expect(manager.droppedAccelerometerUpdates >= max(20, Int((gaps.first ?? 0) / 0.02) - 1), "\(manager.droppedAccelerometerUpdates) for a gap of \(gaps) s")
         #expect(manager.isAccelerometerActive)
         #expect(manager.daemonGaps.count == 1 && manager.daemonGaps.allSatisfy { $0 >= 0.5 }, "\(manager.daemonGaps)")
     }
