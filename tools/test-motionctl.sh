@@ -310,11 +310,14 @@ check "bench prints every stage, none allocating per sample (and the counter see
 
 timing_reports_every_stream_of_a_simulated_board() {
     # The timing contract's table (issue 11) on the Sense HAT twin at 1 kHz asked: LSM9DS1 at
-    # 952 Hz, its magnetometer and barometer at their own rates; every clause holds (exit 0, no
-    # BROKEN line), stamps on the chips' schedules, nothing lost. Latencies printed, not asserted.
-    "$motionctl" timing --board boards/sim-sense-hat.board --rate 1000 --seconds 1 >"$work/timing.txt" || { cat "$work/timing.txt"; return 1; }
+    # 952 Hz, its magnetometer and barometer at their own rates; every clause on the timestamps
+    # holds, stamps on the chips' schedules, nothing lost. Latencies printed, not asserted (a
+    # loaded machine may break them: exit 1 with BROKEN lines on latency only is accepted).
+    "$motionctl" timing --board boards/sim-sense-hat.board --rate 1000 --seconds 1 >"$work/timing.txt"
+    local status=$?
     cat "$work/timing.txt"
-    ! grep -q BROKEN "$work/timing.txt" &&
+    [ "$status" = 0 ] || [ "$status" = 1 ] || return 1
+    ! grep BROKEN "$work/timing.txt" | grep -qvE 'first sample after|delivered .* after its timestamp' &&
         grep -qE '^acc +imu \(lsm9ds1\) +chip sample schedule +952\.0 ' "$work/timing.txt" &&
         [ "$(grep -cE ' 0 \(0\) +0 \(0\)$' "$work/timing.txt")" = 5 ]   # acc gyr mag baro temp
 }

@@ -11,7 +11,7 @@ package final class LocalBroker {
     package private(set) var pid: Int32 = 0
 
     /// Starts `mosquitto` (Debian: the `mosquitto` package, /usr/sbin/mosquitto) and waits until
-    /// it accepts connections.
+    /// it accepts connections (up to 60 s).
     package init() throws(LocalBrokerError) {
         var template = Array("/tmp/ocm-mosquitto-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw LocalBrokerError("could not make a temporary folder: \(String(cString: strerror(errno)))") }
@@ -80,7 +80,10 @@ package final class LocalBroker {
         let code = posix_spawn(&child, program, &actions, &attributes, &cArguments, environ)
         guard code == 0 else { throw LocalBrokerError("could not start \(program): \(String(cString: strerror(code)))") }
         pid = child
-        for _ in 0..<200 {
+        // A deadline for a broker that hangs, not a claim on how fast it starts: a loaded
+        // machine (a CI run beside sanitizers and fuzzers) may take seconds.
+        let deadline = MQTTClock.monotonicSeconds() + 60
+        while MQTTClock.monotonicSeconds() < deadline {
             if Self.accepts(port) { return }
             var status: Int32 = 0
             if waitpid(child, &status, WNOHANG) == child {
@@ -89,7 +92,7 @@ package final class LocalBroker {
             }
             usleep(25_000)
         }
-        throw LocalBrokerError("mosquitto did not accept connections on 127.0.0.1:\(port) within 5 s; see \(folder)/mosquitto.log")
+        throw LocalBrokerError("mosquitto did not accept connections on 127.0.0.1:\(port) within 60 s; see \(folder)/mosquitto.log")
     }
 
     /// Stops the broker with SIGTERM (it saves its persistence file) and waits for it.

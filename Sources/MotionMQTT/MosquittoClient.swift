@@ -23,19 +23,11 @@ package final class MosquittoClient: @unchecked Sendable {
     private let maxQueuedMessages: Int
     private let isConnected = Atomic<Bool>(false)
     private let isLoopRunning = Atomic<Bool>(false)
-    /// QoS ≥ 1 messages not acknowledged yet. Held across `mosquitto_publish` so the
+    /// QoS ≥ 1 messages not acknowledged yet: the message ids libmosquitto holds (sent, or
+    /// queued to be sent or resent after a connect). Held across `mosquitto_publish` so the
     /// acknowledgement (on libmosquitto's thread, which never calls back from inside
     /// `mosquitto_publish` when it runs its own loop) cannot come first.
-    private let unacknowledged = Mutex(Unacknowledged())
-
-    private struct Unacknowledged {
-        /// Message ids libmosquitto holds (sent, or queued to be resent after a reconnect).
-        var inLibrary = Set<Int32>()
-        /// Messages published before the first connection, which libmosquitto refuses
-        /// (MOSQ_ERR_NO_CONN): kept here and handed to it at the first connect.
-        var beforeFirstConnect: [Message] = []
-        var count: Int { inLibrary.count + beforeFirstConnect.count }
-    }
+    private let unacknowledged = Mutex(Set<Int32>())
 
     private let tallies = Mutex(ConnectionCounts())
 
@@ -183,19 +175,21 @@ package final class MosquittoClient: @unchecked Sendable {
         count(outcome)
     }
 
-    /// Gives a QoS ≥ 1 message to libmosquitto, or keeps it until the first connect; false if
-    /// libmosquitto refused it for another reason.
-    private func hand(_ message: Message, _ waiting: inout Unacknowledged) -> Bool {
+    /// Gives a QoS ≥ 1 message to libmosquitto; false if libmosquitto refused it.
+    ///
+    /// libmosquitto (2.0) queues a QoS ≥ 1 message before it tries to send it, and keeps it
+    /// when the send finds no connection: MOSQ_ERR_NO_CONN (before the first connect, or while
+    /// it reconnects) means queued, to be sent after the next connect, and acknowledged under
+    /// this id. Handing such a message again at the connect sent it twice (two ids: a
+    /// subscriber could not tell the copy from a new message), and counting it failed after a
+    /// disconnect left it unbounded by `max_queued` and not waited for by `stop`.
+    private func hand(_ message: Message, _ waiting: inout Set<Int32>) -> Bool {
         var messageID: Int32 = 0
         let code = message.payload.withUnsafeBytes {
             mosquitto_publish(handle, &messageID, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
         }
-        if code == MOSQ_ERR_NO_CONN.rawValue, counts.connects == 0 {
-            waiting.beforeFirstConnect.append(message)
-            return true
-        }
-        guard code == MOSQ_ERR_SUCCESS.rawValue else { return false }
-        waiting.inLibrary.insert(messageID)
+        guard code == MOSQ_ERR_SUCCESS.rawValue || code == MOSQ_ERR_NO_CONN.rawValue else { return false }
+        waiting.insert(messageID)
         return true
     }
 
@@ -215,12 +209,6 @@ package final class MosquittoClient: @unchecked Sendable {
         count(\.connects)
         for subscription in subscriptions { subscribe(subscription.pattern, qos: subscription.qos) }
         for message in announcements { publish(topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain) }
-        let failed = unacknowledged.withLock { waiting in
-            let early = waiting.beforeFirstConnect
-            waiting.beforeFirstConnect = []
-            return early.filter { !hand($0, &waiting) }.count
-        }
-        for _ in 0..<failed { count(\.failed) }
         events.connected()
     }
 
@@ -231,7 +219,7 @@ package final class MosquittoClient: @unchecked Sendable {
     }
 
     private func didPublish(_ messageID: Int32) {
-        let acknowledged = unacknowledged.withLock { $0.inLibrary.remove(messageID) != nil }
+        let acknowledged = unacknowledged.withLock { $0.remove(messageID) != nil }
         if acknowledged { count(\.acknowledged) }
     }
 

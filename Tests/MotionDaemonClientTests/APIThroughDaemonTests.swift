@@ -124,7 +124,12 @@ import Testing
         try daemon.start()
         #expect(eventually(within: 10) { received.count >= before + 10 })
         print("API restart: \(manager.droppedAccelerometerUpdates) accelerometer updates counted as dropped over the gap")
-        #expect(manager.droppedAccelerometerUpdates >= 20 && manager.droppedAccelerometerUpdates < 100)
+        // The gap's updates are counted (its length, 0.5 s down and however long a loaded
+        // machine takes to restart motiond and reconnect, is not bounded here); updates dropped
+        // for a slow queue are counted too, so this is a lower bound.
+        let gaps = manager.daemonGaps
+        #expect(gaps.count == 1, "\(gaps)")
+        #expect(manager.droppedAccelerometerUpdates >= max(20, Int((gaps.first ?? 0) / 0.02) - 1), "\(manager.droppedAccelerometerUpdates) for a gap of \(gaps) s")
         #expect(manager.isAccelerometerActive)
         #expect(manager.daemonGaps.count == 1 && manager.daemonGaps.allSatisfy { $0 >= 0.5 }, "\(manager.daemonGaps)")
     }
@@ -181,12 +186,17 @@ import Testing
         let recorder = CMSensorRecorder(daemonSocket: daemon.socket)
         #expect(recorder.core.isAvailable)
         let until = try recorder.startRecordingAccelerometer(forDuration: 3600)
-        #expect(abs(until.timeIntervalSinceNow - 3600) < 5)
+        #expect(abs(until.timeIntervalSinceNow - 3600) < 60)
         #expect(throws: CMError.self) { try recorder.startRecordingAccelerometer(forDuration: 13 * 3600) }
-        usleep(2_000_000)
-        let list = try #require(recorder.accelerometerData(from: start, to: Date()))
+        // At least a second of samples, waited for by count (a loaded machine only takes longer).
+        var recorded: [CMRecordedAccelerometerData]?
+        _ = eventually(within: 60) {
+            recorded = recorder.accelerometerData(from: start, to: Date()).map { Array($0) }
+            return (recorded?.count ?? 0) >= 50
+        }
+        let list = try #require(recorded)
         #expect(recorder.lastError == nil)
-        #expect(list.count >= 50, "\(list.count) samples in 2 s")
+        #expect(list.count >= 50, "\(list.count) samples")
         #expect(Set(list.map(\.identifier)).count == 1)
         let span = list.last!.startDate.timeIntervalSince(list.first!.startDate)
         let rate = Double(list.count - 1) / span

@@ -54,7 +54,9 @@ import Testing
         let all = times.all
         #expect(zip(all, all.dropFirst()).allSatisfy { $0 < $1 })
         #expect(zip(all, all.dropFirst()).map { $1 - $0 }.max() ?? 0 > 0.5)
-        #expect(gaps.allSatisfy { $0 >= 0.5 && $0 < 2 }, "\(gaps)")
+        // At least the half second it was down; how much longer depends on the machine's load
+        // (a minute only on a hang).
+        #expect(gaps.allSatisfy { $0 >= 0.5 && $0 < 60 }, "\(gaps)")
     }
 
     /// A handler (on the reader thread, as a C callback is) that queries and then stops its own
@@ -82,7 +84,8 @@ import Testing
         #expect(eventually(within: 5) { outcomes.count == 2 })
         print("reentrant: \(outcomes.all) after \(String(format: "%.3f", Date().timeIntervalSince(started))) s; \(batches.count) batches")
         #expect(outcomes.all.first?.hasPrefix("steps") == true && outcomes.all.last == "stopped", "\(outcomes.all)")
-        #expect(Date().timeIntervalSince(started) < 3, "answered without waiting for the 30 s timeout")
+        // Well under the 30 s timeout a handler waiting for itself would hit, whatever the load.
+        #expect(Date().timeIntervalSince(started) < 20, "answered without waiting for the 30 s timeout")
         let after = batches.count
         usleep(300_000)
         #expect(batches.count <= after + 1, "nothing after the stop but what was read before it")

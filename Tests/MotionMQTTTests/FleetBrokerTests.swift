@@ -4,8 +4,8 @@ import Testing
 
 /// Publishing through a real mosquitto broker on loopback (apt: mosquitto): two simulated
 /// boards, the will of a killed publisher, a broker restart mid-stream. Serialized: the boards
-/// are the process's own (one engine per board file), and the timing bounds assume the machine
-/// is not running two of these at once.
+/// are the process's own (one engine per board file). No wall-clock bound: waits are on
+/// conditions (60 s deadlines, for a hang), rates are judged on the messages' timestamps.
 @Suite(.serialized)
 struct FleetBrokerTests {
     /// sim-walker (BMI160 + BMP280: all streams) and sim-gy-521 (MPU-6050, no barometer) publish
@@ -16,7 +16,7 @@ struct FleetBrokerTests {
         configuration.streams[.deviceMotion]?.rateHertz = 50
         let (subscriber, recorder) = try Recorder.subscribe(configuration, clientID: "test-two-boards", durable: false)
         defer { subscriber.stop() }
-        #expect(BrokerFixtures.wait(seconds: 5) { subscriber.isConnected })
+        #expect(BrokerFixtures.wait { subscriber.isConnected })
         usleep(200_000)
 
         let walker = try BoardPublisher(board: BrokerFixtures.board("sim-walker.board"), configuration: configuration, log: { _ in })
@@ -24,12 +24,10 @@ struct FleetBrokerTests {
         #expect(try walker.start().isEmpty)
         let skipped = try gy521.start()
         #expect(skipped.count == 1 && skipped[0].hasPrefix("altitude:"), "\(skipped)")
-        let started = Date()
         usleep(12_000_000)
-        let left = [walker.stop(), gy521.stop()]
-        let seconds = Date().timeIntervalSince(started)
+        let left = [walker.stop(waitingUpTo: 60), gy521.stop(waitingUpTo: 60)]
         #expect(left == [0, 0])
-        BrokerFixtures.wait(seconds: 3) { recorder.statuses("sim-walker").last == "offline" && recorder.statuses("sim-gy-521").last == "offline" }
+        BrokerFixtures.wait { recorder.statuses("sim-walker").last == "offline" && recorder.statuses("sim-gy-521").last == "offline" }
 
         for publisher in [walker, gy521] {
             let id = publisher.boardID
@@ -43,10 +41,15 @@ struct FleetBrokerTests {
                     #expect(check.missing(of: published) == 0 && check.sequences.count == published, "\(id) \(stream.topicName): \(check.sequences.count) of \(published)")
                 }
             }
-            // Device motion: 50 Hz for the time it ran (the engine starts within 0.5 s), and on
-            // an idle loopback every message arrives.
+            // Device motion at 50 Hz, on the messages' own timestamps (how many came in the 12 s
+            // depends on how busy the machine is), and every message arrives.
             let motion = publisher.connection.published(.deviceMotion)
-            #expect(Double(motion) > 50 * (seconds - 1) && Double(motion) < 50 * (seconds + 1), "\(id): \(motion) in \(seconds) s")
+            let stamps = recorder.messages(id, .deviceMotion).map(\.timestampUnixNanoseconds)
+            #expect(stamps.count >= 50, "\(id): \(stamps.count) device motion messages")
+            if let first = stamps.min(), let last = stamps.max(), last > first {
+                let hertz = Double(stamps.count - 1) / (Double(last - first) / 1e9)
+                #expect(abs(hertz - 50) < 1, "\(id): device motion at \(hertz) Hz")
+            }
             // Every one, but for any counted as lost (a sample racing the disconnect at stop).
             let received = StreamCheck(recorder.messages(id, .deviceMotion)).sequences.count
             #expect(motion - received <= publisher.counts.lostWhileDisconnected && publisher.counts.lostWhileDisconnected <= 2,
@@ -79,23 +82,25 @@ struct FleetBrokerTests {
         publisher.arguments = ["publish", "--board", BrokerFixtures.board("sim-walker.board"), "--config", file, "--board-id", "doomed"]
         publisher.standardError = FileHandle.nullDevice
         try publisher.run()
-        #expect(BrokerFixtures.wait(seconds: 10) { recorder.statuses("doomed") == ["online"] && !recorder.messages("doomed", .deviceMotion).isEmpty })
+        #expect(BrokerFixtures.wait { recorder.statuses("doomed") == ["online"] && !recorder.messages("doomed", .deviceMotion).isEmpty })
         kill(publisher.processIdentifier, SIGKILL)
         publisher.waitUntilExit()
         let killed = Date()
-        #expect(BrokerFixtures.wait(seconds: 10) { recorder.statuses("doomed").last == "offline" })
+        #expect(BrokerFixtures.wait { recorder.statuses("doomed").last == "offline" })
         print("will: offline \(String(format: "%.2f", Date().timeIntervalSince(killed))) s after kill -9")
 
         let (late, lateRecorder) = try Recorder.subscribe(configuration, clientID: "test-will-late", durable: false)
         defer { late.stop() }
-        #expect(BrokerFixtures.wait(seconds: 5) { lateRecorder.statuses("doomed") == ["offline"] })
+        #expect(BrokerFixtures.wait { lateRecorder.statuses("doomed") == ["offline"] })
         #expect(lateRecorder.all.contains { if case .status(_, _, true) = $0 { return true } else { return false } })
     }
 
     /// The broker stops (SIGTERM, saving its persistence) and comes back 2 s later, while the
     /// walker publishes: QoS 1 streams lose nothing (libmosquitto keeps them and resends, the
     /// durable subscriber's session and queue survive in the broker's persistence); QoS 0 loses
-    /// what was published while disconnected — counted — and at most a few messages in flight.
+    /// what was published while disconnected — counted — and what was in flight or sent while the
+    /// subscriber was still reconnecting: all in the one gap of the outage (how long the gap is
+    /// depends on how fast a loaded machine restarts the broker and reconnects: not asserted).
     @Test func aBrokerRestartLosesNoQoS1AndACountedBoundedQoS0() throws {
         let broker = try LocalBroker()
         var configuration = BrokerFixtures.configuration(broker)
@@ -105,7 +110,7 @@ struct FleetBrokerTests {
         configuration.streams[.altitude]?.qos = 1
         let (subscriber, recorder) = try Recorder.subscribe(configuration, clientID: "test-restart-durable", durable: true)
         defer { subscriber.stop() }
-        #expect(BrokerFixtures.wait(seconds: 5) { subscriber.isConnected })
+        #expect(BrokerFixtures.wait { subscriber.isConnected })
         usleep(200_000)
 
         let walker = try BoardPublisher(board: BrokerFixtures.board("sim-walker.board"), configuration: configuration, log: { _ in })
@@ -113,15 +118,17 @@ struct FleetBrokerTests {
         usleep(5_000_000)
         let beforeOutage = walker.connection.published(.altitude)
         try broker.restart(downSeconds: 2)
-        #expect(BrokerFixtures.wait(seconds: 10) { walker.isConnected && subscriber.isConnected })
+        #expect(BrokerFixtures.wait { walker.isConnected && subscriber.isConnected })
         let queuedInOutage = walker.connection.published(.altitude) - beforeOutage
         usleep(6_000_000)
-        #expect(walker.stop(waitingUpTo: 5) == 0)
-        BrokerFixtures.wait(seconds: 5) { recorder.statuses("sim-walker").last == "offline" }
+        #expect(walker.stop(waitingUpTo: 60) == 0)
+        BrokerFixtures.wait { recorder.statuses("sim-walker").last == "offline" }
 
         let counts = walker.counts
         #expect(counts.connects >= 2)
-        #expect(queuedInOutage >= 20, "altitude published during the ≥ 2 s outage: \(queuedInOutage)")
+        // The outage held QoS 1 messages (10 Hz for ≥ 2 s; half of it, should the board's
+        // thread be starved meanwhile): the check below is not vacuous.
+        #expect(queuedInOutage >= 10, "altitude published during the ≥ 2 s outage: \(queuedInOutage)")
         for stream in MQTTStream.allCases where configuration.settings(stream).enabled && configuration.settings(stream).qos == 1 {
             let published = walker.connection.published(stream)
             let check = StreamCheck(recorder.messages("sim-walker", stream))
@@ -137,11 +144,15 @@ struct FleetBrokerTests {
         print("broker restart: device motion \(published) published, \(missing) missing, \(counted) counted lost while disconnected; "
               + "altitude (QoS 1) \(walker.connection.published(.altitude)) published, all received, \(queuedInOutage) during the outage")
         #expect(motion.outOfOrder == 0)
-        // Counted: the 2 s down plus at most the 2 s backoff, at 50 Hz.
-        #expect(counted >= 50 && counted <= 50 * 5, "\(counted)")
-        // Bounded: beyond the counted ones, at most 1 s of messages lost in flight when the
-        // broker went down.
-        #expect(missing >= counted && missing - counted <= 50, "missing \(missing), counted \(counted)")
+        // Counted: some were published while disconnected, none of them arrived.
+        #expect(counted > 0 && missing >= counted, "missing \(missing), counted \(counted)")
+        // Bounded to the outage: the missing sequence numbers form one run (the outage: counted,
+        // in flight, or sent before the subscriber was back), and perhaps a second at the very
+        // end (a sample racing the disconnect at stop). Nothing lost anywhere else.
+        let gaps = (0..<UInt32(published)).filter { !motion.sequences.contains($0) }
+        let runs = zip(gaps, gaps.dropFirst()).filter { $1 != $0 + 1 }.count + (gaps.isEmpty ? 0 : 1)
+        let endsAtStop = gaps.last == UInt32(published) - 1
+        #expect(runs - (endsAtStop && runs > 1 ? 1 : 0) == 1, "missing device motion sequence numbers: \(gaps)")
     }
 
     /// `motionctl` beside this test binary (SwiftPM builds it: this target depends on it).

@@ -13,8 +13,12 @@ public struct StreamTiming: Sendable {
     public var reported: SampleLoss { chip.loss(channel) }
 
     /// The contract's clauses this stream breaks (empty: it holds).
-    public var violations: [String] {
-        var broken = contract.violations(of: measurement, reported: reported)
+    public var violations: [String] { violations(latency: true) }
+
+    /// The clauses this stream breaks; `latency: false` leaves out the wall-clock ones (first
+    /// sample, delivery latency), which a loaded machine may break (`TimingContract`).
+    public func violations(latency: Bool) -> [String] {
+        var broken = contract.violations(of: measurement, reported: reported, latency: latency)
         if chip.timestampSource == .read {
             broken.append("timestamps taken at the read, not from the sample (an IIO device read through sysfs: "
                           + "`capture = buffer` takes the kernel's timestamps)")

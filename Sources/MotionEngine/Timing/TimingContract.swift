@@ -33,18 +33,25 @@ public struct TimingContract: Sendable, Equatable {
 
     /// What `measurement` breaks of the contract, one sentence per clause (empty: it holds).
     /// Drops and duplicates break it only when the runtime did not report them: `reported`
-    /// are the runtime's own counts for the stream.
+    /// are the runtime's own counts for the stream. `latency: false` leaves out the two
+    /// wall-clock clauses (first sample, delivery), which depend on how busy the machine is:
+    /// what is left is judged on the samples' timestamps and holds whatever the load.
     public func violations(of measurement: TimingMeasurement, reported: SampleLoss) -> [String] {
+        violations(of: measurement, reported: reported, latency: true)
+    }
+
+    /// `violations(of:reported:)`, without the wall-clock clauses if `latency` is false.
+    public func violations(of measurement: TimingMeasurement, reported: SampleLoss, latency: Bool) -> [String] {
         var broken: [String] = []
         let period = Double(samplePeriodNanoseconds) / 1e6
         if let first = measurement.firstSampleLatencyNanoseconds {
-            if first > firstSampleBound {
+            if latency, first > firstSampleBound {
                 broken.append("first sample after \(milliseconds(first)) ms, over 400 ms + 2 × \(period) ms")
             }
         } else {
             broken.append("no sample arrived")
         }
-        if let worst = measurement.maximumDeliveryLatencyNanoseconds, worst > deliveryBound {
+        if latency, let worst = measurement.maximumDeliveryLatencyNanoseconds, worst > deliveryBound {
             broken.append("a sample delivered \(milliseconds(worst)) ms after its timestamp, over 100 ms + 2 × \(period) ms")
         }
         if measurement.nonIncreasingTimestamps > 0 {
