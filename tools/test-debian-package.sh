@@ -5,6 +5,7 @@
 # and runs it on a simulated board found from /usr, runs /usr/bin/motionctl, verifies the
 # installed unit, then purges the packages and checks that none of their files is left.
 #
+# OCM_DEB_PREBUILT=DIR tests the packages dpkg-buildpackage left in DIR instead of building.
 # Needs root (or sudo) to install packages; refuses to run if any of them is installed already.
 # Bounded: the build may take OCM_DEB_BUILD_TIMEOUT seconds (default 1800), everything else runs
 # in a few seconds. Everything is undone on exit, on failure too: packages purged, the user and
@@ -46,22 +47,25 @@ fail() { echo "error: $*" >&2; exit 1; }
 # --- build ------------------------------------------------------------------------------------
 # A copy of the checkout's files (committed or not, ignored ones such as .build excluded), so
 # dpkg-buildpackage's output and debian/.build stay out of the tree.
-source="$work/opencoremotion-$version"
-mkdir -p "$source"
-git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
-    [ -e "$file" ] || [ -L "$file" ] && printf '%s\0' "$file"
-done | tar -c --null -T - | tar -x -C "$source"
-echo "== dpkg-buildpackage -b -us -uc (log: build.log)"
-started=$SECONDS
-if ! (cd "$source" && timeout "${OCM_DEB_BUILD_TIMEOUT:-1800}" dpkg-buildpackage -b -us -uc) >"$work/build.log" 2>&1; then
-    tail -n 60 "$work/build.log"
-    fail "dpkg-buildpackage failed"
+output="${OCM_DEB_PREBUILT:-$work}"
+if [ -z "${OCM_DEB_PREBUILT:-}" ]; then
+    source="$work/opencoremotion-$version"
+    mkdir -p "$source"
+    git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
+        [ -e "$file" ] || [ -L "$file" ] && printf '%s\0' "$file"
+    done | tar -c --null -T - | tar -x -C "$source"
+    echo "== dpkg-buildpackage -b -us -uc (log: build.log)"
+    started=$SECONDS
+    if ! (cd "$source" && timeout "${OCM_DEB_BUILD_TIMEOUT:-1800}" dpkg-buildpackage -b -us -uc) >"$work/build.log" 2>&1; then
+        tail -n 60 "$work/build.log"
+        fail "dpkg-buildpackage failed"
+    fi
+    echo "built in $((SECONDS - started)) s:"
 fi
-echo "built in $((SECONDS - started)) s:"
-changes="$(ls "$work"/opencoremotion_"$version"_*.changes)"
+changes="$(ls "$output"/opencoremotion_"$version"_*.changes)"
 debs=()
 for package in "${packages[@]}"; do
-    deb="$(ls "$work/${package}_${version}_"*.deb)"
+    deb="$(ls "$output/${package}_${version}_"*.deb)"
     debs+=("$deb")
     printf '  %-50s %6d KiB\n' "$(basename "$deb")" $(($(stat -c %s "$deb") / 1024))
 done
@@ -99,7 +103,9 @@ fi
 # shellcheck disable=SC2046  # pkg-config's flags are meant to split
 gcc -std=c11 -Wall -Wextra -Werror Tests/CLibrary/device_motion_example.c -o "$work/device_motion_example" \
     $(pkg-config --cflags --libs opencoremotion)
-ldd "$work/device_motion_example" | grep -q '/usr/lib/libopencoremotion.so.0' || fail "the program does not load /usr/lib/libopencoremotion.so.0"
+# /lib is /usr/lib on a merged-/usr system: ldconfig's cache may name either.
+loaded="$(ldd "$work/device_motion_example" | awk '$1 == "libopencoremotion.so.0" {print $3}')"
+[ -n "$loaded" ] && [ "$(realpath "$loaded")" = "$(realpath /usr/lib/libopencoremotion.so.0)" ] || fail "the program loads '$loaded', not /usr/lib/libopencoremotion.so.0"
 # The simulated MPU-9250 named only by its file name, run outside the checkout: board and
 # recording are found under /usr/share/opencoremotion, from the library's prefix.
 mkdir "$work/scratch"
@@ -132,9 +138,10 @@ echo "== dpkg --purge ${packages[*]}"
 left=0
 while IFS= read -r path; do
     [ -e "$path" ] || [ -L "$path" ] || continue
-    if [ -d "$path" ] && [ ! -L "$path" ]; then
-        # A shared folder (/usr/lib, /etc/systemd/system...) may stay if another package owns it
-        # or it holds files of others; an empty one that nobody owns should have gone.
+    if [ -d "$path" ]; then
+        # A shared folder (/usr/lib, /etc/systemd/system, /lib as a link to usr/lib...) may stay
+        # if another package owns it or it holds files of others; an empty one that nobody owns
+        # should have gone.
         dpkg -S "$path" >/dev/null 2>&1 && continue
         [ -n "$(ls -A "$path")" ] && continue
     fi
