@@ -72,7 +72,7 @@ done
 
 # --- lintian ------------------------------------------------------------------------------------
 echo "== lintian $(basename "$changes")"
-lintian --fail-on error --display-info "$changes" | tee "$work/lintian.log" || fail "lintian reports errors (above)"
+lintian --fail-on error "$changes" | tee "$work/lintian.log" || fail "lintian reports errors (above)"
 grep -q '^W: ' "$work/lintian.log" && echo "lintian warnings: $(grep -c '^W: ' "$work/lintian.log") (above)"
 echo "lintian: no errors"
 
