@@ -6,7 +6,8 @@
 #   test  install the missing Debian packages, build (debug and release, zero warnings), and run
 #         every test: Swift tests (also under ASan), fuzzing, the Embedded Swift build, the
 #         firmware images under QEMU (Cortex-M0/M4), the C library, the Python package, motionctl
-#         end to end, levels 1 (umockdev) and 2 (QEMU) of ../shared/specs/hil-testing.md
+#         end to end, the Debian packages, levels 1 (umockdev) and 2 (QEMU) of
+#         ../shared/specs/hil-testing.md
 #
 # Works as root or as a user with sudo on Debian 12 / Raspberry Pi OS bookworm. Swift itself is
 # not a Debian package: it is found on PATH, in $SWIFT_BIN, or in /opt/swift/usr/bin.
@@ -42,6 +43,9 @@ if [ "$mode" = test ]; then packages+=(qemu-system-x86 busybox-static cpio kmod 
 # Test only: the firmware image (tools/test-firmware-qemu.sh) is linked with the bare-metal Arm
 # GCC and newlib and runs under QEMU's micro:bit (Cortex-M0) and MPS2 AN386 (Cortex-M4).
 if [ "$mode" = test ]; then packages+=(gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm); fi
+# Test only: the Debian packages (tools/test-debian-package.sh) are built by dpkg-buildpackage
+# with debhelper (help2man writes the manual pages), checked with lintian.
+if [ "$mode" = test ]; then packages+=(debhelper dpkg-dev fakeroot help2man lintian); fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -111,6 +115,7 @@ stage "Fuzzing: wire protocol, MQTT payloads, recordings, board/calibration/poli
 stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
 stage "Firmware under QEMU: Cortex-M0 and M4 images bit-identical to the Linux build" tools/test-firmware-qemu.sh
 stage "C library: install, ldd, C test program" tools/test-c-library.sh
+stage "Debian packages: dpkg-buildpackage, lintian, install, C program via pkg-config, motionctl, purge" tools/test-debian-package.sh
 stage "Python package: pip install from the checkout, pytest" tools/test-python.sh "$(swift build --show-bin-path)/motiond" "$(swift build -c release --show-bin-path)/motionctl"
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"
