@@ -86,6 +86,17 @@ public final class CMDeviceMotion: CMLogItem, @unchecked Sendable {
     /// The frame `attitude` refers to.
     public let attitudeReferenceFrame: CMAttitudeReferenceFrame
 
+    /// Core Motion's `CMDeviceMotion.SensorLocation`: where the sensor that measured this sits.
+    public enum SensorLocation: Int, Sendable {
+        case `default` = 0
+        case headphoneLeft = 1
+        case headphoneRight = 2
+    }
+
+    /// Always `.default`: a board's IMU is the device's own (Core Motion names a headphone's
+    /// left or right bud here; a remote board through `CMHeadphoneMotionManager` is one IMU).
+    public var sensorLocation: SensorLocation { .default }
+
     public init(timestampNanoseconds: Int64, attitude: CMAttitude, rotationRate: CMRotationRate, gravity: CMAcceleration,
                 userAcceleration: CMAcceleration, magneticField: CMCalibratedMagneticField, heading: Double,
                 attitudeReferenceFrame: CMAttitudeReferenceFrame) {

@@ -57,6 +57,10 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
 
     /// Core Motion's class property: whether the system's board (`init(board: nil)`) has an IMU read through a hardware FIFO. A manager of another board
     /// says its own.
+    /// Core Motion's class property: whether this user may have motion data (motiond's policy:
+    /// `CMAuthorizationStatus`), as for the other managers.
+    public static var authorizationStatus: CMAuthorizationStatus { CMAuthorizationStatus.ofSystemBoard }
+
     public static var isAccelerometerSupported: Bool { CMBatchedSensorManager().isAccelerometerSupported }
     public static var isDeviceMotionSupported: Bool { CMBatchedSensorManager().isDeviceMotionSupported }
 

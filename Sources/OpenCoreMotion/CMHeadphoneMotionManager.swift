@@ -42,6 +42,11 @@ public final class CMHeadphoneMotionManager: Sendable {
         var handler: (queue: OperationQueue, handler: CMDeviceMotionHandler)?
     }
 
+    /// Core Motion's class method. A remote board's data is governed by the broker's
+    /// credentials in the configuration file, not by this machine's motiond policy: authorized
+    /// (a broker that refuses the credentials makes starting fail and says so).
+    public class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
+
     /// A manager of the board `boardID` reached through the broker of the configuration file at
     /// `configurationFile`. A file that cannot be read makes device motion unavailable; starting
     /// then reports why.

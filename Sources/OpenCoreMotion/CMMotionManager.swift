@@ -1,4 +1,5 @@
 package import MotionManagerCore
+import Synchronization
 
 /// Core Motion's `CMMotionManager` on a Linux board: availability, update intervals, pull
 /// updates (start, then read `accelerometerData`, `gyroData`, `magnetometerData`,
@@ -24,6 +25,17 @@ public final class CMMotionManager: Sendable, CustomStringConvertible {
     /// Why the board file could not be loaded: every sensor is then unavailable, and every
     /// push handler started gets this error.
     public let boardError: CMError?
+
+    /// Core Motion shows its compass-calibration display while this is true and the
+    /// magnetometer needs the device moved. A board has no display: the property is kept (code
+    /// that sets it compiles and reads it back) and nothing is shown; the calibration's state
+    /// is `CMDeviceMotion.magneticField.accuracy`, and `motionctl calibrate magnetometer` guides
+    /// a person through it.
+    public var showsDeviceMovementDisplay: Bool {
+        get { showsDisplay.load(ordering: .relaxed) }
+        set { showsDisplay.store(newValue, ordering: .relaxed) }
+    }
+    private let showsDisplay = Atomic<Bool>(false)
 
     /// Updates a push handler may have waiting on its queue before newer ones are dropped.
     public static let maxPendingUpdates = 16
