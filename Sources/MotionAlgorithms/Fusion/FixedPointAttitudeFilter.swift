@@ -30,6 +30,8 @@ public struct FixedPointAttitudeFilter: Sendable {
     public var headingOffset: Q32_32 { filter.headingOffset }
     public var hasHeading: Bool { filter.hasHeading }
     public var isResting: Bool { filter.isResting }
+    /// The motion bias loop's time constant now, s (grows with the motion seen).
+    public var motionBiasTimeConstant: Q32_32 { filter.motionBiasTimeConstant }
     public var isMagneticallyDisturbed: Bool { filter.isMagneticallyDisturbed }
     @inlinable @inline(__always) public var magnetometerAccuracy: Int8 { filter.calibration.accuracy }
     public var magnetometerOffset: Vector { filter.calibration.offset }
