@@ -1,5 +1,8 @@
 import Foundation
-import OpenCoreMotion
+// `public`: this package builds with InternalImportsByDefault, and the iOS-style extension
+// below has public members (an app in plain Swift 6 mode imports publicly already).
+public import OpenCoreMotion
+import Synchronization
 import TestSupport
 import Testing
 
@@ -22,5 +25,90 @@ import Testing
         defer { manager.stopDeviceMotionUpdates() }
         #expect(try await eventually { !received.data.isEmpty })
         #expect(received.data.allSatisfy { $0.sensorLocation == .default })
+    }
+}
+
+// Core Motion's sensor data list made a `Sequence` the way iOS code does it (Swift's answer to
+// Apple's Objective-C `for (CMRecordedAccelerometerData *data in list)`), unchanged.
+extension CMSensorDataList: Sequence {
+    public typealias Iterator = NSFastEnumerationIterator
+    public func makeIterator() -> NSFastEnumerationIterator {
+        return NSFastEnumerationIterator(self)
+    }
+}
+
+/// A headphone-motion delegate as an iOS app writes one: an NSObject with plain mutable state,
+/// not Sendable (Apple's protocol does not require it, so neither may ours).
+final class HeadTracker: NSObject, CMHeadphoneMotionManagerDelegate {
+    var connected = false
+    func headphoneMotionManagerDidConnect(_ manager: CMHeadphoneMotionManager) { connected = true }
+    func headphoneMotionManagerDidDisconnect(_ manager: CMHeadphoneMotionManager) { connected = false }
+}
+
+/// A water-submersion delegate as a watchOS app writes one: not Sendable either.
+/// (Its one counter sits in a Mutex only because the test reads it from another thread.)
+final class DiveComputer: NSObject, CMWaterSubmersionManagerDelegate {
+    let measurements = Mutex(0)
+    func manager(_ manager: CMWaterSubmersionManager, didUpdate event: CMWaterSubmersionEvent) {}
+    func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterSubmersionMeasurement) {
+        measurements.withLock { $0 += 1 }
+    }
+    func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterTemperature) {}
+    func manager(_ manager: CMWaterSubmersionManager, errorOccurred error: any Error) {}
+}
+
+extension AppleMembersTests {
+    @Test func recordedDataIsEnumeratedAsIOSCodeEnumeratesIt() throws {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let list = CMSensorDataList((0..<50).map { i in
+            CMRecordedAccelerometerData(startDate: start + Double(i) / 50, acceleration: CMAcceleration(x: 0, y: 0, z: -1), identifier: 42)
+        })
+        // iOS code: each element is `Any`, cast to the recorded sample.
+        var count = 0
+        for case let data as CMRecordedAccelerometerData in list {
+            #expect(data.acceleration.z == -1 && data.identifier == 42)
+            count += 1
+        }
+        #expect(count == 50)
+        // A recorded sample is a CMAccelerometerData, as in Core Motion.
+        let samples: [CMAccelerometerData] = list.compactMap { $0 as? CMAccelerometerData }
+        #expect(samples.count == 50)
+        #expect(list.compactMap { ($0 as? CMRecordedAccelerometerData)?.startDate }.last == start + 49.0 / 50)
+
+        // Without motiond Core Motion's non-throwing query answers nil and keeps the reason.
+        let recorder = CMSensorRecorder(daemonSocket: NSTemporaryDirectory() + "no-motiond-\(getpid()).sock")
+        #expect(recorder.accelerometerData(from: start, to: start + 60) == nil)
+        #expect(recorder.lastError?.code == .notAvailable)
+    }
+
+    @Test func headphoneMotionManagerIsCreatedAsIOSCodeCreatesIt() async throws {
+        let manager = CMHeadphoneMotionManager()
+        let tracker = HeadTracker()
+        manager.delegate = tracker
+        #expect(manager.delegate === tracker)
+        #expect(!manager.isConnectionStatusActive && !manager.isDeviceMotionActive)
+        // This machine has no remote board configured (the MQTT tests connect one): unavailable,
+        // and starting says which file to write.
+        guard !FileManager.default.fileExists(atPath: CMHeadphoneMotionManager.systemConfigurationFile) else { return }
+        #expect(!manager.isDeviceMotionAvailable)
+        let received = Received<CMDeviceMotion>()
+        manager.startDeviceMotionUpdates(to: serialQueue(), withHandler: received.handle)
+        #expect(try await eventually { !received.failures.isEmpty })
+        #expect("\(received.failures[0])".contains("headphone-motion.conf"))
+        #expect(!manager.isDeviceMotionActive)
+        manager.startConnectionStatusUpdates()
+        #expect(!manager.isConnectionStatusActive)
+        manager.stopConnectionStatusUpdates()
+        manager.stopDeviceMotionUpdates()
+        manager.delegate = nil
+        #expect(manager.delegate == nil && !tracker.connected)
+    }
+
+    @Test func aNonSendableDiveDelegateGetsMeasurements() async throws {
+        let water = CMWaterSubmersionManager(board: board("sim-ms5837.board"))
+        let diver = DiveComputer()
+        water.delegate = diver
+        defer { water.delegate = nil }
+        #expect(try await eventually { diver.measurements.withLock { $0 } > 0 })
     }
 }
