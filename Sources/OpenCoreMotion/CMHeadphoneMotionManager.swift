@@ -65,6 +65,9 @@ public final class CMHeadphoneMotionManager: Sendable {
         return (folder ?? SystemBoard.defaultConfigurationFolder) + "/headphone-motion.conf"
     }
 
+    /// Core Motion's `CMHeadphoneMotionManager.DeviceMotionHandler`.
+    public typealias DeviceMotionHandler = CMDeviceMotionHandler
+
     /// Core Motion's class method. A remote board's data is governed by the broker's
     /// credentials in the configuration file, not by this machine's motiond policy: authorized
     /// (a broker that refuses the credentials makes starting fail and says so).
@@ -133,7 +136,7 @@ public final class CMHeadphoneMotionManager: Sendable {
 
     /// Calls `handler` on `queue` with each sample; once with nil data and a `CMError` when the
     /// configuration is unusable, the broker cannot be reached, or the board goes away.
-    public func startDeviceMotionUpdates(to queue: OperationQueue, withHandler handler: @escaping CMDeviceMotionHandler) {
+    public func startDeviceMotionUpdates(to queue: OperationQueue, withHandler handler: @escaping DeviceMotionHandler) {
         startDeviceMotion(handler: (queue, handler))
     }
 

@@ -112,3 +112,29 @@ extension AppleMembersTests {
         #expect(try await eventually { diver.measurements.withLock { $0 } > 0 })
     }
 }
+
+extension AppleMembersTests {
+    @Test func cNamesZeroValuesAndAttitudeCopiesWorkAsOnIOS() {
+        // A low-pass filter as iOS code starts one: from the C struct's zero value.
+        var filtered = CMAcceleration()
+        filtered.x = 0.1 * 1 + 0.9 * filtered.x
+        #expect(filtered.x == 0.1 && filtered.y == 0 && filtered.z == 0)
+        #expect(CMRotationRate().z == 0 && CMMagneticField().x == 0 && CMQuaternion().w == 0 && CMRotationMatrix().m33 == 0)
+        #expect(CMCalibratedMagneticField().accuracy == .low)
+
+        // A game keeps the attitude at its start and measures later ones against it.
+        let quarterTurn = CMQuaternion(x: 0, y: 0, z: (0.5).squareRoot(), w: (0.5).squareRoot())
+        let current = CMAttitude(quaternion: quarterTurn)
+        let reference = current.copy() as! CMAttitude
+        current.multiply(byInverseOf: reference)
+        #expect(abs(current.yaw) < 1e-12, "relative to itself: no turn")
+        #expect(abs(reference.yaw - Double.pi / 2) < 1e-12, "the copy kept the start")
+
+        // Errors compared as iOS code compares them: domain and C code.
+        let error: any Error = CMError(.motionActivityNotAuthorized, "Motion activity is not authorized.")
+        let nsError = error as NSError
+        #expect(nsError.domain == CMErrorDomain)
+        #expect(nsError.code == Int(CMErrorMotionActivityNotAuthorized.rawValue))
+        #expect(CMErrorNULL.rawValue == 100 && CMErrorSize.rawValue == 113)
+    }
+}
