@@ -138,3 +138,36 @@ extension AppleMembersTests {
         #expect(CMErrorNULL.rawValue == 100 && CMErrorSize.rawValue == 113)
     }
 }
+
+extension AppleMembersTests {
+    /// A game as the Core Motion talks write one: device motion pulled once a frame, in each
+    /// reference frame, and the attitude measured against the one saved at the start
+    /// (`copy()`, then `multiply(byInverseOf:)`), with no closure at all.
+    @Test func aGamePullsDeviceMotionInEachFrameAgainstItsStartAttitude() async throws {
+        let motionManager = CMMotionManager(board: board("sim-mpu-9250.board"))
+        motionManager.magneticDeclination = 3  // where the board is: true north without a location file
+        motionManager.deviceMotionUpdateInterval = 1.0 / 60.0
+        let frames: [CMAttitudeReferenceFrame] = [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical, .xTrueNorthZVertical]
+        for frame in frames {
+            #expect(motionManager.availableAttitudeReferenceFrames.contains(frame))
+            motionManager.startDeviceMotionUpdates(using: frame)
+            #expect(motionManager.isDeviceMotionActive && motionManager.attitudeReferenceFrame == frame)
+            // The game loop: wait for the first frame's motion, keep its attitude.
+            #expect(try await eventually { motionManager.deviceMotion?.attitudeReferenceFrame == frame })
+            let start = try #require(motionManager.deviceMotion)
+            let referenceAttitude = start.attitude.copy() as! CMAttitude
+            #expect(try await eventually { (motionManager.deviceMotion?.timestamp ?? 0) > start.timestamp })
+            let motion = try #require(motionManager.deviceMotion)
+            let attitude = motion.attitude
+            attitude.multiply(byInverseOf: referenceAttitude)
+            // Relative to the start: a rotation (unit quaternion), the start itself unchanged.
+            let q = attitude.quaternion
+            #expect(abs(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z - 1) < 1e-6)  // the engine's fixed point
+            #expect(referenceAttitude.quaternion == start.attitude.quaternion)
+            // Heading only in the north frames, −1 elsewhere, as Core Motion's.
+            let north = frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical
+            #expect(north ? (0..<360).contains(motion.heading) : motion.heading == -1, "\(frame.rawValue): \(motion.heading)")
+            motionManager.stopDeviceMotionUpdates()
+        }
+    }
+}
