@@ -180,27 +180,34 @@ public final class CMHeadphoneMotionManager: Sendable {
             handler.map { pair in pair.queue.addOperation { pair.handler(nil, error) } }
             return
         }
-        // A new start replaces the running one; the remote subscription restarts so that the
-        // next sample becomes the attitude reference, as a new start does in Core Motion.
-        let old = state.withLock { state in
+        // A new start replaces the running one and the next sample becomes the attitude
+        // reference, as a new start does in Core Motion. A subscription kept for connection
+        // status goes on (restarting it would announce the board as connecting again).
+        let running = state.withLock { state in
             (state.deviceMotionActive, state.handler, state.latest) = (true, handler, nil)
-            return state.remote.take()
+            return state.remote
         }
-        old?.stop()
-        if let failure = startRemote() {
+        if let running {
+            running.resetReference()
+        } else if let failure = startRemote() {
             state.withLock { state in (state.deviceMotionActive, state.handler) = (false, nil) }
             handler.map { pair in pair.queue.addOperation { pair.handler(nil, failure) } }
         }
     }
 
-    /// Subscribes to the remote board; returns why it could not.
+    /// Subscribes to the remote board, unless another thread's start just did; returns why it
+    /// could not.
     private func startRemote() -> CMError? {
         guard let configuration else { return configurationError }
         do throws(MQTTClientError) {
             let remote = try RemoteDeviceMotion(configuration: configuration, board: boardID, log: { _ in }) { [weak self] event in
                 self?.handle(event)
             }
-            state.withLock { $0.remote = remote }
+            let first = state.withLock { state in
+                defer { if state.remote == nil { state.remote = remote } }
+                return state.remote == nil
+            }
+            guard first else { return nil }  // the other start's subscription serves both
             try remote.start()
             return nil
         } catch {

@@ -98,6 +98,18 @@ struct HeadphoneMotionTests {
         try publisher.start()
         #expect(BrokerFixtures.wait { events.log.withLock { $0 } == ["connect"] })
         #expect(manager.isConnected && manager.deviceMotion == nil, "connection status alone keeps no samples")
+        // Device motion started meanwhile shares the subscription: no second connect, and its
+        // first sample is the attitude reference.
+        let samples = Mutex<[CMDeviceMotion]>([])
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        manager.startDeviceMotionUpdates(to: queue) { motion, _ in if let motion { samples.withLock { $0.append(motion) } } }
+        #expect(BrokerFixtures.wait { samples.withLock { $0.count } >= 10 })
+        let first = try #require(samples.withLock { $0.first })
+        #expect(abs(first.attitude.quaternion.w - 1) < 1e-6)
+        manager.stopDeviceMotionUpdates()
+        #expect(!manager.isDeviceMotionActive && manager.isConnectionStatusActive && manager.isConnected)
+        #expect(events.log.withLock { $0 } == ["connect"])
         publisher.stop()
         #expect(BrokerFixtures.wait { events.log.withLock { $0 } == ["connect", "disconnect"] })
         manager.stopConnectionStatusUpdates()
