@@ -153,11 +153,13 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
     /// `queueCapacity` newer ones are dropped and counted). An unsupported board, or one that
     /// fails, gives one call with a nil batch and the `CMError` (the batch is optional, as Core
     /// Motion declares it).
-    public func startAccelerometerUpdates(handler: @escaping @Sendable ([CMAccelerometerData]?, (any Error)?) -> Void) {
+    public func startAccelerometerUpdates(handler: @escaping ([CMAccelerometerData]?, (any Error)?) -> Void) {
+        let handler = QueueHandler(handler).sendable
         do { try core.startAccelerometer(handler: Self.calling(handler, with: Self.accelerometerBatch)) } catch { handler(nil, CMError(error)) }
     }
 
-    public func startDeviceMotionUpdates(handler: @escaping @Sendable ([CMDeviceMotion]?, (any Error)?) -> Void) {
+    public func startDeviceMotionUpdates(handler: @escaping ([CMDeviceMotion]?, (any Error)?) -> Void) {
+        let handler = QueueHandler(handler).sendable
         do { try core.startDeviceMotion(handler: Self.calling(handler, with: Self.deviceMotionBatch)) } catch { handler(nil, CMError(error)) }
     }
 

@@ -53,7 +53,7 @@ public final class CMHeadphoneMotionManager: Sendable {
         var delegate = WeakDelegate()
         var remote: RemoteDeviceMotion?
         var latest: CMDeviceMotion?
-        var handler: (queue: OperationQueue, handler: CMDeviceMotionHandler)?
+        var handler: (queue: OperationQueue, handler: @Sendable (CMDeviceMotion?, (any Error)?) -> Void)?
         var deviceMotionActive = false
         var connectionStatusActive = false
     }
@@ -137,7 +137,7 @@ public final class CMHeadphoneMotionManager: Sendable {
     /// Calls `handler` on `queue` with each sample; once with nil data and a `CMError` when the
     /// configuration is unusable, the broker cannot be reached, or the board goes away.
     public func startDeviceMotionUpdates(to queue: OperationQueue, withHandler handler: @escaping DeviceMotionHandler) {
-        startDeviceMotion(handler: (queue, handler))
+        startDeviceMotion(handler: (queue, QueueHandler(handler).sendable))
     }
 
     public func stopDeviceMotionUpdates() {
@@ -174,7 +174,7 @@ public final class CMHeadphoneMotionManager: Sendable {
     /// delivery here), seconds, sorted.
     public var latencies: [Double] { (state.withLock { $0.remote }?.latencies ?? []).map { Double($0) / 1e9 } }
 
-    private func startDeviceMotion(handler: (queue: OperationQueue, handler: CMDeviceMotionHandler)?) {
+    private func startDeviceMotion(handler: (queue: OperationQueue, handler: @Sendable (CMDeviceMotion?, (any Error)?) -> Void)?) {
         guard configuration != nil else {
             let error = configurationError
             handler.map { pair in pair.queue.addOperation { pair.handler(nil, error) } }
@@ -229,7 +229,7 @@ public final class CMHeadphoneMotionManager: Sendable {
             handler.map { pair in pair.queue.addOperation { pair.handler(nil, error) } }
         case .sample(let sample):
             let motion = Self.deviceMotion(sample)
-            let handler = state.withLock { state -> (queue: OperationQueue, handler: CMDeviceMotionHandler)? in
+            let handler = state.withLock { state -> (queue: OperationQueue, handler: @Sendable (CMDeviceMotion?, (any Error)?) -> Void)? in
                 guard state.deviceMotionActive else { return nil }
                 state.latest = motion
                 return state.handler

@@ -171,3 +171,38 @@ extension AppleMembersTests {
         }
     }
 }
+
+/// A view model as SwiftUI code writes one in Swift 6: main-actor state set by a handler given
+/// `OperationQueue.main`. It compiles because Core Motion's handler types are not `@Sendable`
+/// (a `@Sendable` handler could not touch `roll`), as on iOS.
+@MainActor final class TiltModel {
+    var roll = 0.0
+    var updates = 0
+    let motionManager = CMMotionManager(board: board("sim-mpu-9250.board"))
+
+    func start() {
+        motionManager.deviceMotionUpdateInterval = 1.0 / 60.0
+        motionManager.startDeviceMotionUpdates(to: .main) { [weak self] motion, error in
+            guard let self, let motion else { return }
+            self.roll = motion.attitude.roll
+            self.updates += 1
+        }
+    }
+
+    func stop() { motionManager.stopDeviceMotionUpdates() }
+}
+
+extension AppleMembersTests {
+    @MainActor @Test func aMainActorModelGetsDeviceMotionOnTheMainQueue() async throws {
+        let model = TiltModel()
+        model.start()
+        defer { model.stop() }
+        // Waits on the main actor, which lets the main queue run the handler (60 s: a hang only).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while model.updates < 5 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(model.updates >= 5)
+        #expect(abs(model.roll) <= Double.pi)
+    }
+}
