@@ -58,6 +58,12 @@ extension BMP280Driver: BarometerDriver {
     }
 }
 
+extension BMP388Driver: BarometerDriver {
+    public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
+        try read().map { ($0.pressure, $0.temperature) }
+    }
+}
+
 extension LPS25HDriver: BarometerDriver {
     public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
         try read().map { ($0.pressure, $0.temperature) }

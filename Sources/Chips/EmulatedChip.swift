@@ -36,4 +36,5 @@ extension AK8963Emulator: EmulatedChip {}
 extension QMC5883LEmulator: EmulatedChip {}
 extension HMC5883LEmulator: EmulatedChip {}
 extension BMP280Emulator: EmulatedBarometer {}
+extension BMP388Emulator: EmulatedBarometer {}
 extension LPS25HEmulator: EmulatedBarometer {}
