@@ -47,6 +47,8 @@ extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
 extension QMC5883LDriver: PolledMagnetometerDriver {}
 extension HMC5883LDriver: PolledMagnetometerDriver {}
+extension LIS2MDLDriver: PolledMagnetometerDriver {}
+extension MMC5983MADriver: PolledMagnetometerDriver {}
 
 extension BarometerDriver {
     public var readsPerMeasurement: Int64 { 1 }
