@@ -61,6 +61,9 @@ extension BMP280Driver: BarometerDriver {
 }
 
 extension BMP388Driver: BarometerDriver {
+    /// Read at half the output period; a result comes every other read (see the driver).
+    public var readsPerMeasurement: Int64 { 2 }
+
     public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
         try read().map { ($0.pressure, $0.temperature) }
     }

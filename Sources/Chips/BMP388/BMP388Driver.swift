@@ -21,7 +21,10 @@ public final class BMP388Driver<Bus: I2CBus> {
     public let bus: Bus
     public let address: UInt8
     /// 40 ms: the 25 Hz of odr_sel 3, longer than the 19 ms conversion (§3.9.2) that ×8 / ×1 take.
-    public let measurementPeriodNanoseconds = BMP388Register.periodNanoseconds(outputDataRate: BMP388Register.driverOutputDataRate)
+    public let outputPeriodNanoseconds = BMP388Register.periodNanoseconds(outputDataRate: BMP388Register.driverOutputDataRate)
+    /// Time between two reads: half the output period (`readsPerMeasurement` is 2), so a poll a
+    /// little late or early never misses a result, which data ready returns once.
+    public var measurementPeriodNanoseconds: Int64 { outputPeriodNanoseconds / 2 }
     public private(set) var variant: BMP388Register.Variant
     public private(set) var calibration: BMP388Calibration
     public private(set) var recoveries = 0

@@ -35,8 +35,9 @@ public enum BMP388Register {
     public static let statusPressureReady: UInt8 = 0x20
     public static let statusTemperatureReady: UInt8 = 0x40
     public static let eventPowerOnReset: UInt8 = 0x01
-    /// What the driver sets: pressure ×8, temperature ×1 (the datasheet's "standard resolution"
-    /// row of §3.5 table 9's use cases, 0.33 Pa RMS), 25 Hz (odr_sel 3, 40 ms), IIR coefficient 3.
+    /// What the driver sets: pressure ×8, temperature ×1 (the oversampling pair of the
+    /// datasheet's use-case table, §3.5, for "standard resolution"), 25 Hz (odr_sel 3, 40 ms),
+    /// IIR coefficient 3.
     public static let driverOversampling: UInt8 = 0b000_011
     public static let driverOutputDataRate: UInt8 = 3
     public static let driverConfig: UInt8 = 2 << 1

@@ -110,7 +110,8 @@ func bmp388Datasheet(adcTemperature: Double, adcPressure: Double, _ c: BMP388Cal
     @Test func oneMeasurementPerODRPeriod() throws {
         let emulator = BMP388Emulator()
         let driver = try BMP388Driver(bus: emulator)
-        #expect(driver.measurementPeriodNanoseconds == 40_000_000)
+        #expect(driver.outputPeriodNanoseconds == 40_000_000 && driver.measurementPeriodNanoseconds == 20_000_000)
+        #expect(driver.readsPerMeasurement == 2)
         var count = 0
         for millisecond in stride(from: Int64(0), through: 1000, by: 5) {
             emulator.advance(to: millisecond * 1_000_000)
