@@ -204,33 +204,13 @@ private final class StuckCommandDecoder: I2CBus {
     }
 }
 
-/// A register file that only stores what is written, as the kernel's i2c-stub does.
-private final class RegisterImage: I2CBus {
-    let name = "i2c-stub image"
-    var registers = [UInt8](repeating: 0, count: 256)
-
-    init(_ preload: [UInt8: [UInt8]]) {
-        for (start, bytes) in preload {
-            for (offset, byte) in bytes.enumerated() { registers[Int(start) + offset] = byte }
-        }
-    }
-
-    func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
-        for offset in 0..<buffer.count { buffer[offset] = registers[(Int(register) + offset) & 0xFF] }
-    }
-
-    func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
-        for (offset, value) in values.enumerated() { registers[(Int(register) + offset) & 0xFF] = value }
-    }
-}
-
 @Suite struct BMP388RegisterImageTests {
     /// The register image tools/kernel-level/init.sh preloads for the kernel's bmp380 driver:
     /// CHIP_ID 0x50, STATUS cmd_rdy + drdy (0x70; the 6.1 driver refuses a command while cmd_rdy
     /// is low), the example trimming at 0x31, uncomp_press 6 200 000 and uncomp_temp 8 500 000
     /// at 0x04. Our driver reads the datasheet's 24.834 °C and 101 375.68 Pa from it.
     @Test func theKernelLevelImageReadsAsTheDatasheetSays() throws {
-        let image = RegisterImage([0x00: [0x50], 0x03: [0x70, 0xC0, 0x9A, 0x5E, 0x20, 0xB3, 0x81], 0x31: BMP388Calibration.example.bytes])
+        let image = RegisterImage(address: 0x76, [0x00: [0x50], 0x03: [0x70, 0xC0, 0x9A, 0x5E, 0x20, 0xB3, 0x81], 0x31: BMP388Calibration.example.bytes])
         let driver = try BMP388Driver(bus: image)
         #expect(image.registers[0x1B] == 0x33 && image.registers[0x7E] == 0xB6)
         let reading = try #require(try driver.read())

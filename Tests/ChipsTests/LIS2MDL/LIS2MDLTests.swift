@@ -101,32 +101,12 @@ import Testing
     }
 }
 
-/// A register file that only stores what is written, as the kernel's i2c-stub does.
-private final class RegisterImage: I2CBus {
-    let name = "i2c-stub image"
-    var registers = [UInt8](repeating: 0, count: 256)
-
-    init(_ preload: [UInt8: [UInt8]]) {
-        for (start, bytes) in preload {
-            for (offset, byte) in bytes.enumerated() { registers[Int(start) + offset] = byte }
-        }
-    }
-
-    func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
-        for offset in 0..<buffer.count { buffer[offset] = registers[(Int(register) + offset) & 0xFF] }
-    }
-
-    func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
-        for (offset, value) in values.enumerated() { registers[(Int(register) + offset) & 0xFF] = value }
-    }
-}
-
 @Suite struct LIS2MDLRegisterImageTests {
     /// The register image tools/kernel-level/init.sh preloads for the kernel's st_magn lis2mdl:
     /// WHO_AM_I 0x40, STATUS Zyxda, X, Y, Z = (1000, −1000, 0) counts, which the datasheet's
     /// 1.5 mG/LSB makes (150, −150, 0) µT. Our driver reads the same from those bytes.
     @Test func theKernelLevelImageReadsAsTheDatasheetSays() throws {
-        let image = RegisterImage([0x4F: [0x40], 0x67: [0x08, 0xE8, 0x03, 0x18, 0xFC, 0x00, 0x00]])
+        let image = RegisterImage(address: 0x1E, [0x4F: [0x40], 0x67: [0x08, 0xE8, 0x03, 0x18, 0xFC, 0x00, 0x00]])
         let driver = try LIS2MDLDriver(bus: image)
         #expect(image.registers[0x60...0x62] == [0x8C, 0x02, 0x10])
         let reading = try #require(try driver.read(nowNanoseconds: 0))
