@@ -11,8 +11,10 @@ public import FixedPoint
 /// - pressure offset (the datasheet's partial_out1), Pa × 2⁶³; sensitivity (partial_out2 /
 ///   uncomp_press), Pa per count × 2⁸⁵; the quadratic and cubic terms (partial_data4), Pa × 2⁶⁵;
 ///   their sum, Pa × 2⁸⁵, in Int128; the result Pa in Q24.8.
-/// Bounds: a 24-bit ADC value and any 16-bit trimming keep t_lin below 2²⁷ and the Int128 sum
-/// below 2¹¹¹, so nothing overflows even for junk read from a broken bus (no traps).
+/// Bounds: a 24-bit ADC value and any trimming keep |t_lin| below 2²⁷ (its Int64 steps below
+/// 2⁵⁹) and every Int128 term below 2¹¹⁴ (the largest, P4 × t_lin³ × uncomp_press, 2⁷ × 2⁸¹ ×
+/// 2²⁴), so nothing overflows even for junk read from a broken bus: no traps, and the Q24.8
+/// result is clamped.
 public enum BMP388Conversion {
     /// t_lin in °C, Q16.16 (as a raw Int64) from the 24-bit uncomp_temp:
     /// pd1 = uncomp_temp − PAR_T1 (counts, exact: PAR_T1 = T1 × 2⁸);
