@@ -79,6 +79,10 @@ import TestSupport
             let uncertainty = try #require(stored.magnetometerOffsetUncertainty)
             #expect(uncertainty < 1)
             for axis in 0..<3 { #expect(abs(offset[axis] - Self.hardIron[axis]) < 3, "stored \(offset) vs \(Self.hardIron)") }
+            // The field strength it left, for the next start's check: the tumble's 19 µT north,
+            // 46 µT down (49.8 µT).
+            let strength = try #require(stored.magneticFieldStrength)
+            #expect(abs(strength - 49.77) < 2, "stored field strength \(strength) µT")
             // The next start: the offset applied from the first sample.
             let next = DeviceMotionEstimator(frame: .xMagneticNorthZVertical, calibration: stored)
             #expect(next.filter.filter.calibration.isApplied)

@@ -1,4 +1,4 @@
-import FixedPoint
+public import FixedPoint
 
 /// Attitude from gyroscope, accelerometer and (optionally) magnetometer, in the structure of
 /// VQF (see `AttitudeFilterSettings`), over any `FusionScalar`: `Q32_32` on the device, `Double`
@@ -347,6 +347,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private func clamped(_ estimate: Vector) -> Vector {
         func clamp(_ value: Scalar) -> Scalar { max(-biasLimit, min(biasLimit, value)) }
         return Vector(x: clamp(estimate.x), y: clamp(estimate.y), z: clamp(estimate.z))
+    }
+
+    /// Forgets how well the magnetometer's offset is known (see `MagnetometerCalibration.doubt`).
+    public mutating func doubtMagnetometerOffset(uncertainty: Q32_32) {
+        calibration.doubt(uncertainty: uncertainty)
     }
 
     /// One raw magnetometer sample (µT, device axes), `dt` seconds after the previous one: the

@@ -92,7 +92,7 @@ public struct OnlineCalibrationSaver: Sendable {
     }
 
     /// The magnetometer's offset if it qualifies and could beat what was written or found.
-    private func offsetCandidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double)? {
+    private func offsetCandidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double, strength: Double?)? {
         guard let candidate = Self.candidate(estimator), candidate.uncertainty < (best ?? .infinity) else { return nil }
         return candidate
     }
@@ -108,11 +108,15 @@ public struct OnlineCalibrationSaver: Sendable {
 
     /// The estimator's offset in raw-sample terms (µT) and its uncertainty (1σ, µT), when the
     /// filter knows it to medium accuracy or better and applies it.
-    static func candidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double)? {
+    static func candidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double, strength: Double?)? {
         let calibration = estimator.filter.filter.calibration
         guard estimator.frame.usesMagnetometer, calibration.accuracy >= 1, calibration.isApplied else { return nil }
         let learned = [calibration.offset.x.doubleValue, calibration.offset.y.doubleValue, calibration.offset.z.doubleValue]
-        return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty)
+        // The field it leaves, for the next start's check (`DeviceMotionEstimator`): the heading's
+        // reference strength, while the field is the Earth's.
+        let filter = estimator.filter
+        let strength = filter.hasHeading && !filter.isMagneticallyDisturbed ? filter.magneticReferenceNorm.doubleValue : nil
+        return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty, strength.flatMap { (10...100).contains($0) ? $0 : nil })
     }
 
     /// Whether the estimate is of a different offset than the stored one, not a worse estimate
@@ -121,7 +125,7 @@ public struct OnlineCalibrationSaver: Sendable {
     /// offset is taken as known to at the next start (`DeviceMotionEstimator`). Then the device's
     /// offset has moved (a magnetic case, a new mount, a phone's offset between uses: tens of
     /// µT), and the stored one, however well it was known, would start every later run wrong.
-    static func hasMoved(_ candidate: (offset: [Double], uncertainty: Double), from stored: BoardCalibration) -> Bool {
+    static func hasMoved(_ candidate: (offset: [Double], uncertainty: Double, strength: Double?), from stored: BoardCalibration) -> Bool {
         guard let offset = stored.magnetometerOffset, offset.count == 3, candidate.offset.count == 3 else { return true }
         let storedUncertainty = stored.magnetometerOffsetUncertainty ?? assumedStoredUncertainty
         let distance = zip(candidate.offset, offset).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
@@ -129,7 +133,7 @@ public struct OnlineCalibrationSaver: Sendable {
         return distance > bound
     }
 
-    private mutating func save(_ offset: (offset: [Double], uncertainty: Double)?, _ bias: [Double]?) {
+    private mutating func save(_ offset: (offset: [Double], uncertainty: Double, strength: Double?)?, _ bias: [Double]?) {
         do throws(EngineError) {
             var stored = try BoardCalibration.load(path: path) ?? BoardCalibration()
             var changed = false
@@ -139,6 +143,7 @@ public struct OnlineCalibrationSaver: Sendable {
                 if offset.uncertainty < storedUncertainty || Self.hasMoved(offset, from: stored) {
                     stored.magnetometerOffset = offset.offset
                     stored.magnetometerOffsetUncertainty = offset.uncertainty
+                    stored.magneticFieldStrength = offset.strength
                     best = offset.uncertainty
                     changed = true
                 } else {
