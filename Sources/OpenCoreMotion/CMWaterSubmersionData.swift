@@ -40,15 +40,17 @@ public final class CMWaterSubmersionMeasurement: Sendable, CustomStringConvertib
     public let depth: Measurement<UnitLength>?
     /// Static pressure at the sensor.
     public let pressure: Measurement<UnitPressure>?
-    /// The surface pressure learned before the dive (nil until known).
-    public let surfacePressure: Measurement<UnitPressure>?
+    /// The surface pressure learned before the dive; until it is learned (the first seconds
+    /// out of the water), the pressure now: the device is at the surface then. Never nil, as
+    /// Apple's.
+    public let surfacePressure: Measurement<UnitPressure>
     public let submersionState: DepthState
 
     package init(_ measurement: WaterSubmersionTracker.Measurement) {
         date = Date(engineNanoseconds: measurement.timestampNanoseconds)
         depth = measurement.depth.map { Measurement(value: $0, unit: .meters) }
         pressure = Measurement(value: measurement.pressure / 1000, unit: .kilopascals)
-        surfacePressure = measurement.surfacePressure.map { Measurement(value: $0 / 1000, unit: .kilopascals) }
+        surfacePressure = Measurement(value: (measurement.surfacePressure ?? measurement.pressure) / 1000, unit: .kilopascals)
         submersionState = DepthState(rawValue: measurement.state.rawValue) ?? .unknown
     }
 

@@ -664,12 +664,11 @@ enum FeatureExtractor {
     nonisolated func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterSubmersionMeasurement) {
         let depth = measurement.depth
         let pressure = measurement.pressure
-        // Optional here until the surface is learned; Apple's is not (docs/swift-api.md).
         let surfacePressure = measurement.surfacePressure
         Task { @MainActor in
             if let depth { self.depth = depth }
             if let pressure { self.pressure = pressure }
-            if let surfacePressure { self.surfacePressure = surfacePressure }
+            self.surfacePressure = surfacePressure
             self.measurements += 1
         }
     }

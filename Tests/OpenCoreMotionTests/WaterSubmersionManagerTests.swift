@@ -74,7 +74,7 @@ final class DiveLog: CMWaterSubmersionManagerDelegate {
         #expect(!hold.isEmpty)
         for measurement in hold {
             #expect(abs((measurement.depth?.converted(to: .meters).value ?? 0) - 7) < 0.01, "\(measurement)")
-            #expect(abs((measurement.surfacePressure?.converted(to: .kilopascals).value ?? 0) - 100.8) < 0.02)
+            #expect(abs((measurement.surfacePressure.converted(to: .kilopascals).value) - 100.8) < 0.02)
         }
         // Water temperature only while submerged: 14 °C ± the 30BA's 2 °C.
         #expect(!result.temperatures.isEmpty)
