@@ -10,6 +10,9 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     case notReady(chip: String, bus: String, address: UInt8, what: String)
     /// The chip's factory calibration is unusable (all zeros or all ones: a bus returning junk).
     case invalidCalibration(chip: String, bus: String, address: UInt8)
+    /// A device behind the chip's auxiliary I2C master (the ICM-20948's AK09916 magnetometer)
+    /// did not acknowledge the master's transfer.
+    case auxiliaryDeviceNotAnswering(chip: String, bus: String, address: UInt8, device: String, auxiliaryAddress: UInt8)
     /// The factory calibration read back fails its checksum (a corrupted transfer or PROM).
     case calibrationChecksumMismatch(chip: String, bus: String, address: UInt8, stored: UInt8, computed: UInt8)
 
@@ -23,6 +26,10 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Check the board file's chip and address (`motionctl probe` lists what answers)."
         case .notReady(let chip, let bus, let address, let what):
             return "The \(chip) at \(hex(address)) on \(bus) did not finish \(what) in time. Power-cycle the sensor; if it persists, the chip may be damaged."
+        case .auxiliaryDeviceNotAnswering(let chip, let bus, let address, let device, let auxiliaryAddress):
+            return "The \(chip) at \(hex(address)) on \(bus) answers, but its \(device) at \(hex(auxiliaryAddress)) on the chip's own auxiliary I2C bus "
+                + "did not acknowledge (I2C_MST_STATUS NACK). Nothing on the board's wiring reaches that bus: power-cycle the sensor; "
+                + "if it persists, the \(device) is damaged (a board file without the magnetometer is not possible for this chip yet)."
         case .invalidCalibration(let chip, let bus, let address):
             return "The \(chip) at \(hex(address)) on \(bus) returned an unusable factory calibration. The bus is probably returning junk: check wiring and pull-ups."
         case .calibrationChecksumMismatch(let chip, let bus, let address, let stored, let computed):

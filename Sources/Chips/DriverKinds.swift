@@ -29,6 +29,17 @@ public protocol PolledMagnetometerDriver: SelfRecoveringDriver {
     func read(nowNanoseconds: Int64) throws(ChipError) -> SensorReading?
 }
 
+/// An accelerometer + gyroscope with a magnetometer behind it, read together from one set of
+/// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample).
+public protocol PolledNineAxisDriver: SelfRecoveringDriver {
+    /// Time between two inertial samples, in nanoseconds (the field comes with some of them).
+    var samplePeriodNanoseconds: Int64 { get }
+    /// The newest sample stamped `nowNanoseconds` (with a field when one came in the same
+    /// cycle), or nil when the chip has none (or was found reset and re-initialised).
+    func read(nowNanoseconds: Int64) throws(ChipError)
+        -> (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
+}
+
 /// A barometer: pressure and die temperature, one measurement per period.
 public protocol BarometerDriver: SelfRecoveringDriver {
     /// Time between two reads, in nanoseconds.
@@ -43,6 +54,7 @@ public protocol BarometerDriver: SelfRecoveringDriver {
 
 extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
+extension ICM20948Driver: PolledNineAxisDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
 extension QMC5883LDriver: PolledMagnetometerDriver {}
