@@ -19,6 +19,14 @@ public enum ChipProbe {
         // BMI160 and MPU-6050 share 0x68/0x69: each is told apart by its own identity register.
         Candidate(driver: "bmi160", addresses: BMI160Table.addresses, identityRegister: BMI160Register.chipID,
                   identities: [(BMI160Register.identity, "BMI160")]),
+        // ICM-20948: WHO_AM_I 0xEA at bank 0's 0x00 (DS-000189 §8). Asked after the MPU (WHO_AM_I
+        // at 0x75: on an ICM-20948 a reserved register) and the BMI160 (CHIP_ID 0xD1 at 0x00),
+        // so an MPU-9250 whose 0x00 (SELF_TEST_X_GYRO, a factory trim) happens to read 0xEA is
+        // still named by its own WHO_AM_I. Read-only: an ICM-20948 left in another bank by a
+        // program (REG_BANK_SEL is not reset by a new open) reads another register at 0x00 and
+        // is not named; its driver selects bank 0 before it identifies the chip.
+        Candidate(driver: "icm20948", addresses: ICM20948Register.addresses, identityRegister: ICM20948Register.whoAmI.address,
+                  identities: [(ICM20948Register.identity, "ICM-20948 (with its AK09916 magnetometer)")]),
         Candidate(driver: "lsm9ds1", addresses: [0x6A, 0x6B], identityRegister: LSM9DS1Register.whoAmI,
                   identities: [(LSM9DS1Register.inertialIdentity, "LSM9DS1 accelerometer/gyroscope")]),
         Candidate(driver: "lsm6dsx", addresses: LSM6DSXTable.addresses, identityRegister: LSM6DSXRegister.whoAmI,

@@ -37,6 +37,8 @@ public final class ICM20948Emulator: I2CBus, EmulatedChip {
     public var magnetometerNotAnswering = false
     /// REG_BANK_SEL writes so far (tests check the driver switches banks only when needed).
     public private(set) var bankSelectWrites = 0
+    /// REG_BANK_SEL writes that selected the bank already selected.
+    public private(set) var redundantBankSelects = 0
     /// The selected bank (REG_BANK_SEL bits 5:4).
     public private(set) var bank: UInt8 = 0
 
@@ -213,6 +215,7 @@ public final class ICM20948Emulator: I2CBus, EmulatedChip {
             let index = Int(first) + offset
             guard index < 128 else { continue }
             if index == Int(ICM20948Register.bankSelect) {
+                if value >> 4 & 0x03 == bank { redundantBankSelects += 1 }
                 bank = value >> 4 & 0x03
                 bankSelectWrites += 1
                 continue
