@@ -32,8 +32,10 @@ public protocol PolledMagnetometerDriver: SelfRecoveringDriver {
 /// An accelerometer + gyroscope with a magnetometer behind it, read together from one set of
 /// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample).
 public protocol PolledNineAxisDriver: SelfRecoveringDriver {
-    /// Time between two inertial samples, in nanoseconds (the field comes with some of them).
+    /// Time between two inertial samples, in nanoseconds.
     var samplePeriodNanoseconds: Int64 { get }
+    /// Time between two fields, in nanoseconds (a multiple of the sample period).
+    var magnetometerPeriodNanoseconds: Int64 { get }
     /// The newest sample stamped `nowNanoseconds` (with a field when one came in the same
     /// cycle), or nil when the chip has none (or was found reset and re-initialised).
     func read(nowNanoseconds: Int64) throws(ChipError)

@@ -23,6 +23,33 @@ import Testing
         ])
     }
 
+    /// 0x68/0x69 are shared by the MPU-6050/9250 (WHO_AM_I at 0x75), the BMI160 (CHIP_ID 0xD1 at
+    /// 0x00) and the ICM-20948 (WHO_AM_I 0xEA at bank 0's 0x00): each is named by its own
+    /// register, an MPU-9250 whose 0x00 (SELF_TEST_X_GYRO) happens to read 0xEA included.
+    @Test func theICM20948IsToldFromTheMPUAndTheBMI160() throws {
+        let bus = EmulatedI2CBus()
+        let mpu = MPU6050Emulator(address: 0x68, whoAmI: 0x71)
+        try mpu.writeRegister(address: 0x68, register: 0x00, value: 0xEA)  // a self-test trim that looks like an ICM's id
+        bus.attach(mpu, at: 0x68)
+        bus.attach(ICM20948Emulator(address: 0x69), at: 0x69)
+        #expect(try ChipProbe.probe(bus) == [
+            .init(address: 0x68, outcome: .identified(driver: "mpu6050", chip: "MPU-9250")),
+            .init(address: 0x69, outcome: .identified(driver: "icm20948", chip: "ICM-20948 (with its AK09916 magnetometer)")),
+        ])
+        let swapped = EmulatedI2CBus()
+        swapped.attach(ICM20948Emulator(address: 0x68), at: 0x68)
+        swapped.attach(BMI160Emulator(address: 0x69), at: 0x69)
+        #expect(try ChipProbe.probe(swapped) == [
+            .init(address: 0x68, outcome: .identified(driver: "icm20948", chip: "ICM-20948 (with its AK09916 magnetometer)")),
+            .init(address: 0x69, outcome: .identified(driver: "bmi160", chip: "BMI160")),
+        ])
+        // The probe configures nothing: the ICM-20948 stays asleep in bank 0.
+        let icm = ICM20948Emulator()
+        let alone = EmulatedI2CBus()
+        alone.attach(icm, at: 0x68)
+        #expect(try ChipProbe.probe(alone).count == 1 && icm.bankSelectWrites == 0 && icm.nextDataReadyNanoseconds == nil)
+    }
+
     @Test func anEmptyBusFindsNothingAndABrokenBusSaysSo() throws {
         #expect(try ChipProbe.probe(EmulatedI2CBus()).isEmpty)
         let bus = EmulatedI2CBus()

@@ -66,7 +66,7 @@ enum ChipTargets {
 
     /// How many choices `exercise` has: one per driver (two for the LSM9DS1 magnetometer's
     /// variants) and the probe.
-    static let choices: UInt8 = 15
+    static let choices: UInt8 = 16
 
     /// Runs driver `choice % choices` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
@@ -117,6 +117,9 @@ enum ChipTargets {
         case 13:
             guard let driver = try? BMP388Driver(bus: bus) else { return }
             times { _ in _ = try? driver.read() }
+        case 14:
+            guard let driver = try? ICM20948Driver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -154,6 +157,7 @@ enum ChipTargets {
             recorded(BMP280Emulator(chipID: 0x60), 7), recorded(LPS25HEmulator(), 8),
             recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10), recorded(LIS2MDLEmulator(), 11),
             recorded(MMC5983MAEmulator(), 12), recorded(BMP388Emulator(), 13), recorded(BMP388Emulator(chipID: 0x60), 13),
+            recorded(ICM20948Emulator(), 14),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

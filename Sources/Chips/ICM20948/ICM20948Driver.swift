@@ -25,9 +25,10 @@ public import SensorBus
 /// board file's one mount line for the chip serves all three sensors.
 public final class ICM20948Driver<Bus: I2CBus> {
     public struct Configuration: Sendable, Equatable {
-        /// Output rate in Hz: the gyroscope's 1.1 kHz / (1 + GYRO_SMPLRT_DIV), the accelerometer's
-        /// divider chosen for the nearest rate from its 1.125 kHz. At most 100 Hz gives a field
-        /// with every sample (the AK09916's mode 4 is 100 Hz); faster, the field comes with some.
+        /// Output rate in Hz: the gyroscope's 1.1 kHz / (1 + GYRO_SMPLRT_DIV) at the divider
+        /// nearest in ratio among those whose samples line up with the AK09916's 100 Hz
+        /// (`ICM20948Table.gyroscopeDivider`: 1.1 kHz, 100 Hz, 50 Hz, …), the accelerometer's
+        /// divider chosen for the nearest rate from its 1.125 kHz.
         public var sampleRateHertz: Int = 100
         /// Accelerometer range needed, m/s² (the smallest full scale holding it is chosen).
         public var accelerometerRange: Double = 4 * 9.80665
@@ -47,6 +48,8 @@ public final class ICM20948Driver<Bus: I2CBus> {
     public let gyroscopeScale: MPU6050Table.FullScale
     /// The gyroscope's output period at the divider chosen, ns (1.1 kHz / (1 + div)).
     public let samplePeriodNanoseconds: Int64
+    /// How often a field comes, ns: with every sample at 100 Hz and slower, every 11th at 1.1 kHz.
+    public let magnetometerPeriodNanoseconds: Int64
     /// Whether INT_ENABLE_1 routes raw data ready to INT1.
     public let dataReadyInterrupt: Bool
     /// The bank REG_BANK_SEL holds, as far as the driver knows (nil: unknown, selected anew).
@@ -66,7 +69,7 @@ public final class ICM20948Driver<Bus: I2CBus> {
     /// Samples in a row without a new field; past `magnetometerSilenceLimit` the AK09916 is
     /// set up again (it was reset or powered down behind the master's back).
     private var samplesWithoutField = 0
-    private var magnetometerSilenceLimit: Int { max(8, Int(4 * 10_000_000 / samplePeriodNanoseconds)) }
+    private var magnetometerSilenceLimit: Int { max(8, Int(4 * magnetometerPeriodNanoseconds / samplePeriodNanoseconds)) }
 
     private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "ICM-20948") }
 
@@ -77,7 +80,9 @@ public final class ICM20948Driver<Bus: I2CBus> {
         self.dataReadyInterrupt = dataReadyInterrupt
         accelerometerScale = MPU6050Table.scale(in: ICM20948Table.accelerometerScales, holding: configuration.accelerometerRange)
         gyroscopeScale = MPU6050Table.scale(in: ICM20948Table.gyroscopeScales, holding: configuration.gyroscopeRange)
-        samplePeriodNanoseconds = ICM20948Table.gyroscopeDivider(hertz: configuration.sampleRateHertz).periodNanoseconds
+        let divider = ICM20948Table.gyroscopeDivider(hertz: configuration.sampleRateHertz)
+        samplePeriodNanoseconds = divider.periodNanoseconds
+        magnetometerPeriodNanoseconds = ICM20948Table.magnetometerPeriod(divider: divider.divider)
         try initialise()
     }
 

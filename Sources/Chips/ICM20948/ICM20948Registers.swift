@@ -155,11 +155,28 @@ public enum ICM20948Table {
     public static let temperatureCentiLSBPerDegree: Int64 = 33_387
     public static let temperatureOffsetCelsius: Int64 = 21
 
-    /// The GYRO_SMPLRT_DIV nearest `hertz` (0…255), and the period it gives in ns.
+    /// The GYRO_SMPLRT_DIV for `hertz`, and the period it gives in ns. Only the dividers whose
+    /// samples line up with the AK09916's 100 Hz are offered: 0 (1.1 kHz, a field every 11th
+    /// sample) and 11k − 1 (100 Hz, 50 Hz, 33.3 Hz, …: a field with every sample), so the field
+    /// arrives on a regular schedule; any other divider would catch it 2 or 3 samples apart in
+    /// turn. The one nearest in ratio is taken (400 Hz asked: 1.1 kHz; 200 Hz: 100 Hz).
     public static func gyroscopeDivider(hertz: Int) -> (divider: UInt8, periodNanoseconds: Int64) {
-        let wanted = Int64(max(1, hertz)) * 1000
-        let divider = UInt8(clamping: max(0, (gyroscopeInternalMilliHertz + wanted / 2) / wanted - 1))
-        return (divider, period(divider: Int64(divider), internalMilliHertz: gyroscopeInternalMilliHertz))
+        let wanted = Double(max(1, hertz))
+        // |√r − 1/√r| for the ratio r of rates: symmetric in r and 1/r, like |log r|.
+        func distance(_ divider: Int) -> Double {
+            let ratio = 1100 / Double(1 + divider) / wanted
+            return abs(ratio.squareRoot() - 1 / ratio.squareRoot())
+        }
+        let candidates = [0] + (1...23).map { 11 * $0 - 1 }
+        let divider = candidates.min { distance($0) < distance($1) }!
+        return (UInt8(divider), period(divider: Int64(divider), internalMilliHertz: gyroscopeInternalMilliHertz))
+    }
+
+    /// How often the field arrives at a divider: every sample at 100 Hz and slower, every 11th
+    /// at 1.1 kHz; in ns.
+    public static func magnetometerPeriod(divider: UInt8) -> Int64 {
+        let samplePeriod = period(divider: Int64(divider), internalMilliHertz: gyroscopeInternalMilliHertz)
+        return divider == 0 ? 11 * samplePeriod : samplePeriod
     }
 
     /// The ACCEL_SMPLRT_DIV nearest `hertz` (0…4095).

@@ -24,6 +24,17 @@ struct ChipFamily: Sendable {
         "mpu9250": ChipFamily(open: openMPU6050, emulate: { chip, senses in
             .inertial(MPU6050Emulator(address: chip.address, whoAmI: 0x71, motion: senses.inertial))
         }, noise: SensorNoise(accelerometerDensity: 300e-6, gyroscopeDensity: 0.01, bandwidth: 44)),  // PS-MPU-9250A §3.1–3.2
+        // ICM-20948: accelerometer, gyroscope and its AK09916 in one driver (the field in the
+        // accelerometer's axes, so one mount line). Noise: DS-000189 tables 1–2 (230 µg/√Hz,
+        // 0.015 °/s/√Hz) at DLPFCFG 3's ≈ 51 Hz bandwidth; table 3's AK09916 gives none: 0.6 µT
+        // assumed, as for the AK8963 (4 LSB at 0.15 µT).
+        "icm20948": ChipFamily(open: { bus, chip throws(ChipError) in
+            var configuration = ICM20948Driver<BoardBus>.Configuration()
+            if let rate = chip.rateHertz { configuration.sampleRateHertz = rate }
+            return PolledNineAxisReader(try ICM20948Driver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
+        }, emulate: { chip, senses in
+            .inertial(ICM20948Emulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
+        }, noise: SensorNoise(accelerometerDensity: 230e-6, gyroscopeDensity: 0.015, bandwidth: 51, magneticField: 0.6)),
         "bmi160": ChipFamily(open: { bus, chip throws(ChipError) in
             FIFOReader(try BMI160Driver(bus: bus, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), label: chip.label)
         }, emulate: { chip, senses in .inertial(BMI160Emulator(address: chip.address, motion: senses.inertial)) },
@@ -102,6 +113,7 @@ struct ChipFamily: Sendable {
     static let channels: [String: Set<SensorChannel>] = [
         "mpu6050": [.accelerometer, .gyroscope],
         "mpu9250": [.accelerometer, .gyroscope],  // its AK8963 is its own chip (ak8963)
+        "icm20948": [.accelerometer, .gyroscope, .magnetometer],
         "bmi160": [.accelerometer, .gyroscope],
         "lsm6dsx": [.accelerometer, .gyroscope],
         "lsm9ds1": [.accelerometer, .gyroscope],
@@ -155,9 +167,10 @@ struct SensorNoise: Sendable {
 
     /// From datasheet noise densities (accelerometer in g/√Hz, gyroscope in °/s/√Hz) over the
     /// configured bandwidth in Hz: RMS = density × √bandwidth.
-    init(accelerometerDensity: Double, gyroscopeDensity: Double, bandwidth: Double) {
+    init(accelerometerDensity: Double, gyroscopeDensity: Double, bandwidth: Double, magneticField: Double = 0) {
         acceleration = accelerometerDensity * 9.80665 * bandwidth.squareRoot()
         angularVelocity = gyroscopeDensity * .pi / 180 * bandwidth.squareRoot()
+        self.magneticField = magneticField
     }
 }
 

@@ -22,10 +22,14 @@ protocol ChipReader: AnyObject {
     /// Chip resets the driver noticed and recovered from; FIFO overflows (samples lost).
     var recoveries: Int { get }
     var overflows: Int { get }
+    /// Time between two samples of `channel`: the chip's period, or a multiple of it for a
+    /// sensor that comes with some samples only (the ICM-20948's magnetometer at 1.1 kHz).
+    func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64
 }
 
 extension ChipReader {
     var overflows: Int { 0 }
+    func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 { samplePeriodNanoseconds }
 }
 
 /// Polling interval for a chip whose output registers hold one sample: half its period, so
@@ -80,6 +84,29 @@ final class PolledInertialReader<Driver: PolledInertialDriver>: DriverReader<Dri
         readings[0] = pair.acceleration
         readings[1] = pair.angularVelocity
         return 2
+    }
+}
+
+/// An accelerometer + gyroscope with its magnetometer's bytes beside the inertial data
+/// (ICM-20948): two or three readings per sample, the field only in the cycles that brought one.
+/// The magnetometer channel has its own period (every 11th sample at 1.1 kHz).
+final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: DriverReader<Driver>, ChipReader {
+    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
+    func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 {
+        channel == .magnetometer ? driver.magnetometerPeriodNanoseconds : driver.samplePeriodNanoseconds
+    }
+    var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
+    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        let sample: (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
+        do { sample = try driver.read(nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
+        guard let sample else { return 0 }
+        readings[0] = sample.acceleration
+        readings[1] = sample.angularVelocity
+        guard let field = sample.magneticField else { return 2 }
+        readings[2] = field
+        return 3
     }
 }
 

@@ -70,10 +70,12 @@ final class ChipSession {
         case .emulatedPin, .line: source = .dataReadyEdge
         case .iioBuffer(let reader): source = reader.capture.hasTimestamps ? .kernel : .read
         }
-        timing = SampleTiming(source: source, samplePeriodNanoseconds: reader.samplePeriodNanoseconds)
+        timing = SampleTiming(source: source, samplePeriodNanoseconds: reader.samplePeriodNanoseconds,
+                              channelPeriod: { reader.samplePeriodNanoseconds(of: $0) })
         self.triggerName = triggerName
         status = ChipStatus(label: chip.label, driver: chip.driver, trigger: triggerName,
                             samplePeriodNanoseconds: reader.samplePeriodNanoseconds, timestampSource: source)
+        status.channelPeriodsNanoseconds = SensorChannel.allCases.map { reader.samplePeriodNanoseconds(of: $0) }
     }
 
     /// The emulated pin's next edge (nil: no emulated pin, or it will not rise).
@@ -123,6 +125,7 @@ final class ChipSession {
     func rateChanged(periodNanoseconds: Int64, edges: Bool, at time: Int64) {
         timing.rateChanged(samplePeriodNanoseconds: periodNanoseconds)
         status.samplePeriodNanoseconds = periodNanoseconds
+        status.channelPeriodsNanoseconds = Array(repeating: periodNanoseconds, count: SensorChannel.allCases.count)
         followsEdges = edges
         let polled = "polled every \(Double(reader.pollIntervalNanoseconds) / 1e6) ms"
         switch trigger {
@@ -141,6 +144,9 @@ public struct ChipStatus: Sendable, Equatable {
     /// How the chip is read: "polled every 5.0 ms", "data-ready line GPIO17 (gpiochip0 line 17)".
     public var trigger: String
     public var samplePeriodNanoseconds: Int64
+    /// Per sensor channel (by raw value): its period, the chip's or a multiple of it (the
+    /// ICM-20948's field at 1.1 kHz comes with every 11th sample).
+    public var channelPeriodsNanoseconds: [Int64] = []
     /// Where the samples' timestamps come from.
     public var timestampSource: TimestampSource
     /// Readings delivered.
@@ -165,6 +171,11 @@ public struct ChipStatus: Sendable, Equatable {
     /// chip) and samples read again (withheld), per sensor channel (by `SensorChannel` raw value).
     public var droppedSamples = Array(repeating: 0, count: SensorChannel.allCases.count)
     public var duplicateSamples = Array(repeating: 0, count: SensorChannel.allCases.count)
+
+    /// The period of one sensor channel's samples.
+    public func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 {
+        Int(channel.rawValue) < channelPeriodsNanoseconds.count ? channelPeriodsNanoseconds[Int(channel.rawValue)] : samplePeriodNanoseconds
+    }
 
     /// Samples lost and repeated of one sensor channel.
     public func loss(_ channel: SensorChannel) -> SampleLoss {

@@ -39,9 +39,16 @@ struct SampleTiming {
     private var lastReadNanoseconds: Int64?
     private var newestStampNanoseconds: Int64?
 
-    init(source: TimestampSource, samplePeriodNanoseconds: Int64) {
+    /// Per channel, a period longer than the chip's for a sensor that comes with some samples
+    /// only (0: the chip's period).
+    private var channelPeriods = InlineArray<5, Int64>(repeating: 0)
+
+    init(source: TimestampSource, samplePeriodNanoseconds: Int64, channelPeriod: (SensorChannel) -> Int64 = { _ in 0 }) {
         self.source = source
         self.samplePeriodNanoseconds = max(1, samplePeriodNanoseconds)
+        for channel in SensorChannel.allCases where channelPeriod(channel) > samplePeriodNanoseconds {
+            channelPeriods[Int(channel.rawValue)] = channelPeriod(channel)
+        }
     }
 
     /// After a read at `readTime` gave `count` readings (stamped by the reader: the newest at the
@@ -86,6 +93,7 @@ struct SampleTiming {
         let old = samplePeriodNanoseconds, new = max(1, period)
         let spanning = max(max(old, new), (2 * (old + new) + 2) / 3)
         for channel in 0..<5 where lastTimestamps[channel] != .min { spanningPeriods[channel] = spanning }
+        for channel in 0..<5 { channelPeriods[channel] = 0 }  // only FIFO chips change rate: one period for all
         samplePeriodNanoseconds = new
     }
 
@@ -106,7 +114,7 @@ struct SampleTiming {
             duplicatedByChannel[channel] += 1
             return false
         }
-        let period = max(samplePeriodNanoseconds, spanningPeriods[channel])
+        let period = max(samplePeriodNanoseconds, spanningPeriods[channel], channelPeriods[channel])
         spanningPeriods[channel] = 0
         if 2 * interval > 3 * period {
             let missing = Int((interval + period / 2) / period) - 1

@@ -46,7 +46,8 @@ public enum BoardTiming {
         var measurements: [TimingMeasurement?] = Array(repeating: nil, count: SensorChannel.allCases.count)
         for (channel, chip) in chipOfChannel.enumerated() {
             guard let chip else { continue }
-            measurements[channel] = TimingMeasurement(samplePeriodNanoseconds: runtime.status[chip].samplePeriodNanoseconds, startNanoseconds: start)
+            let period = runtime.status[chip].samplePeriodNanoseconds(of: SensorChannel.allCases[channel])
+            measurements[channel] = TimingMeasurement(samplePeriodNanoseconds: period, startNanoseconds: start)
         }
         let deliver = { (reading: SensorReading) in
             let delivered = PacedClock.monotonicNanoseconds()
@@ -66,7 +67,7 @@ public enum BoardTiming {
             // which): a silent one is not a stream. An emulated chip gives all of them.
             if measurement.sampleCount == 0, description.chips[chip].bus != .emulated { return nil }
             return StreamTiming(channel: channel, chip: status[chip],
-                                contract: TimingContract(samplePeriodNanoseconds: status[chip].samplePeriodNanoseconds),
+                                contract: TimingContract(samplePeriodNanoseconds: status[chip].samplePeriodNanoseconds(of: channel)),
                                 measurement: measurement)
         }
     }

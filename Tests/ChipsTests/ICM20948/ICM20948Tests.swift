@@ -68,11 +68,14 @@ import Testing
         }
     }
 
-    /// Rates: the gyroscope's 1.1 kHz / (1 + div), the accelerometer's 1.125 kHz / (1 + div).
+    /// Rates: the gyroscope's 1.1 kHz / (1 + div), the accelerometer's 1.125 kHz / (1 + div);
+    /// only dividers whose samples line up with the AK09916's 100 Hz.
     @Test func sampleRateDividers() {
         #expect(ICM20948Table.gyroscopeDivider(hertz: 100) == (10, 10_000_000))
         #expect(ICM20948Table.gyroscopeDivider(hertz: 1100) == (0, 909_091))
         #expect(ICM20948Table.gyroscopeDivider(hertz: 50).divider == 21)
+        #expect(ICM20948Table.gyroscopeDivider(hertz: 400).divider == 0 && ICM20948Table.gyroscopeDivider(hertz: 200).divider == 10)
+        #expect(ICM20948Table.magnetometerPeriod(divider: 0) == 10_000_001 && ICM20948Table.magnetometerPeriod(divider: 21) == 20_000_000)
         #expect(ICM20948Table.accelerometerDivider(hertz: 100) == 10)  // 102.3 Hz, the nearest
         #expect(ICM20948Table.accelerometerDivider(hertz: 1) == 1124)
     }
@@ -210,6 +213,24 @@ import Testing
         let later = try #require(try reader.read(nowNanoseconds: 500_000_000))
         #expect(Self.vector(later.acceleration) == Self.vector(first.acceleration))
         #expect(Self.vector(later.magneticField) == Self.vector(first.magneticField))
+    }
+
+    /// At 1.1 kHz the master reads the AK09916 every sample; its 100 Hz field arrives with
+    /// every 11th, on that schedule (no sample twice: ST1.DRDY is clear in the cycles between).
+    @Test func atOnePointOneKilohertzTheFieldComesEveryEleventhSample() throws {
+        let emulator = ICM20948Emulator()
+        var configuration = ICM20948Driver<ICM20948Emulator>.Configuration()
+        configuration.sampleRateHertz = 1000
+        let driver = try ICM20948Driver(bus: emulator, configuration: configuration)
+        #expect(driver.samplePeriodNanoseconds == 909_091 && driver.magnetometerPeriodNanoseconds == 10_000_001)
+        var fieldSamples: [Int] = []
+        for index in 0..<44 {
+            let time = Int64(index) * 909_091
+            emulator.advance(to: time)
+            let sample = try #require(try driver.read(nowNanoseconds: time))
+            if sample.magneticField != nil { fieldSamples.append(index) }
+        }
+        #expect(fieldSamples == [0, 11, 22, 33] && driver.magnetometerRestarts == 0)
     }
 
     /// 0x68 is shared: an MPU-9250 (WHO_AM_I 0x71 at 0x75, whatever its 0x00 holds) and a BMI160
