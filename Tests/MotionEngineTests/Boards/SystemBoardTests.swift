@@ -129,6 +129,26 @@ import TestSupport
         #expect(channels[.barometer, default: 0] >= 12 + 12, "a BME280 (26 Hz) and a BMP390 (25 Hz): \(channels)")
     }
 
+    /// An ICM-20948 at 0x69 beside a BMI160 at 0x68 (the two share the addresses): the probe
+    /// names both, the ICM-20948 counts as an IMU, and its one section streams all three sensors
+    /// (the field through its I2C master) on the emulators.
+    @Test func anICM20948BesideABMI160ProbesIntoABoardThatRuns() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(BMI160Emulator(address: 0x68), at: 0x68)
+        bus.attach(ICM20948Emulator(address: 0x69), at: 0x69)
+        let probes = [BusProbe(bus: 1, findings: try ChipProbe.probe(bus))]
+        #expect(ProbedBoard.hasIMU([BusProbe(bus: 1, findings: probes[0].findings.filter { $0.driver == "icm20948" })]))
+        let text = ProbedBoard.boardFile(name: "probed", probes: probes)
+        #expect(text.contains("[chip icm20948_1_69]   # ICM-20948"), "\(text)")
+        let emulated = try BoardFileParser.parse(text.replacingOccurrences(of: "bus = i2c-1", with: "bus = emulated"), path: "probed")
+        #expect(emulated.chips.map(\.driver) == ["bmi160", "icm20948"])
+        let runtime = try BoardRuntime(emulated, root: ProjectPaths.root, speed: 0)
+        var channels: [SensorChannel: Int] = [:]
+        try runtime.run(untilNanoseconds: 500_000_000) { channels[$0.value.channel, default: 0] += 1 }
+        #expect(channels[.magnetometer, default: 0] >= 45, "the AK09916 at 100 Hz: \(channels)")
+        #expect(runtime.status[1].recoveries == 0 && runtime.status[1].loss(.magnetometer) == SampleLoss())
+    }
+
     /// Installed boards are under the install prefix of the image holding the code (here the
     /// test executable, which links MotionEngine statically), never under a source tree.
     @Test func boardsAreFoundFromTheInstallPrefix() {
