@@ -132,6 +132,7 @@ public final class ICM20948Driver<Bus: I2CBus> {
         // time): its data ready simply comes later; nothing here waits on it but slave 4.
         try write(ICM20948Register.powerManagement1, ICM20948Register.clockAuto, what)
         try write(ICM20948Register.powerManagement2, 0x00, what)
+        try write(ICM20948Register.lowPowerConfig, 0x00, what)  // no duty cycling (0x40 at reset: the I2C master's)
         // The master follows the gyroscope's ODR: the AK09916 is set up while GYRO_SMPLRT_DIV is
         // still 0 (1.1 kHz after reset), so each slave-4 transfer waits < 1 ms for its cycle.
         try startMagnetometer()

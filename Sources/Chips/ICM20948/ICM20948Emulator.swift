@@ -69,7 +69,7 @@ public final class ICM20948Emulator: I2CBus, EmulatedChip {
         bank = 0
         banks[0][0x00] = ICM20948Register.identity
         banks[0][Int(ICM20948Register.powerManagement1.address)] = ICM20948Register.sleep | ICM20948Register.clockAuto
-        banks[0][0x05] = 0x40
+        banks[0][Int(ICM20948Register.lowPowerConfig.address)] = 0x40
         banks[2][Int(ICM20948Register.gyroscopeConfig1.address)] = 0x01
         banks[2][Int(ICM20948Register.accelerometerConfig.address)] = 0x01
         pendingMasterStatus = 0

@@ -24,6 +24,10 @@ public enum ICM20948Register {
     public static let userControl = Location(bank: 0, address: 0x03)
     public static let i2cMasterEnable: UInt8 = 0x20
     public static let i2cMasterReset: UInt8 = 0x02
+    /// LP_CONFIG (bank 0, 0x05): I2C_MST_CYCLE bit 6, ACCEL_CYCLE bit 5, GYRO_CYCLE bit 4 (1 =
+    /// duty-cycled, low-power operation). 0x40 at reset: the I2C master duty-cycled; the driver
+    /// writes 0 so all three run continuously at the gyroscope's rate.
+    public static let lowPowerConfig = Location(bank: 0, address: 0x05)
     /// PWR_MGMT_1 (bank 0, 0x06): DEVICE_RESET bit 7 (self-clearing), SLEEP bit 6, CLKSEL[2:0]
     /// (1 = auto: the PLL when ready, else the 20 MHz oscillator). 0x41 at reset: asleep.
     public static let powerManagement1 = Location(bank: 0, address: 0x06)

@@ -82,7 +82,7 @@ import Testing
 
     @Test func configuresBanksScalesRatesAndTheMagnetometer() throws {
         let emulator = ICM20948Emulator(field: { _ in (15, -30, 45) })  // AK axes (15, 30, −45): (100, 200, −300) counts
-        #expect(try Self.peek(emulator, bank: 0, 0x06) == [0x41])  // reset: asleep, CLKSEL auto
+        #expect(try Self.peek(emulator, bank: 0, 0x05, count: 2) == [0x40, 0x41])  // reset: master duty-cycled; asleep, CLKSEL auto
         var configuration = ICM20948Driver<ICM20948Emulator>.Configuration()
         configuration.accelerometerRange = 2 * 9.80665
         configuration.gyroscopeRange = 2000 * .pi / 180
@@ -92,7 +92,7 @@ import Testing
         #expect(emulator.redundantBankSelects == redundantBefore + 1)  // only the deliberate one at open: the bank was unknown
         #expect(driver.samplePeriodNanoseconds == 10_000_000)
         #expect(try Self.peek(emulator, bank: 0, 0x03) == [0x20])  // USER_CTRL.I2C_MST_EN
-        #expect(try Self.peek(emulator, bank: 0, 0x06) == [0x01])  // awake, CLKSEL auto
+        #expect(try Self.peek(emulator, bank: 0, 0x05, count: 3) == [0x00, 0x01, 0x00])  // LP_CONFIG continuous; awake, CLKSEL auto; all sensors on
         #expect(try Self.peek(emulator, bank: 0, 0x11) == [0x01])  // RAW_DATA_0_RDY_EN
         #expect(try Self.peek(emulator, bank: 2, 0x00, count: 2) == [10, 0x1F])  // GYRO_SMPLRT_DIV 10, DLPF 3, ±2000 °/s, FCHOICE
         #expect(try Self.peek(emulator, bank: 2, 0x10, count: 2) == [0, 10])

@@ -36,6 +36,27 @@ import Testing
         #expect(Self.read(&timing, at: 36, [36]) == [35])
     }
 
+    /// A channel slower than its chip (the ICM-20948's field, every 11th sample at 1.1 kHz) is
+    /// judged against its own period: its 10 ms intervals lose nothing, a 20 ms one loses one,
+    /// while the chip's own channels keep the chip's period.
+    @Test func aSlowerChannelIsJudgedAgainstItsOwnPeriod() {
+        var timing = SampleTiming(source: .dataReadyEdge, samplePeriodNanoseconds: Self.ms,
+                                  channelPeriod: { $0 == .magnetometer ? 10 * Self.ms : Self.ms })
+        func field(_ ms: Int64) -> SensorReading {
+            SensorReading(timestampNanoseconds: ms * Self.ms, value: .magneticField(Vector3(x: .zero, y: .zero, z: .zero)))
+        }
+        func acceleration(_ ms: Int64) -> SensorReading {
+            SensorReading(timestampNanoseconds: ms * Self.ms, value: .acceleration(Vector3(x: .zero, y: .zero, z: .zero)))
+        }
+        var admitted = 0
+        for time in [0, 10, 20, 30] as [Int64] where timing.admit(field(time)) { admitted += 1 }
+        #expect(admitted == 4 && timing.dropped == 0)
+        let late = timing.admit(field(50))
+        #expect(late && timing.droppedByChannel[Int(SensorChannel.magnetometer.rawValue)] == 1)
+        let first = timing.admit(acceleration(0)), fourth = timing.admit(acceleration(3))
+        #expect(first && fourth && timing.droppedByChannel[0] == 2)
+    }
+
     @Test func aLatePollMovesOnByWholePeriodsSoTheLostSampleShows() {
         var timing = SampleTiming(source: .sampleSchedule, samplePeriodNanoseconds: 10 * Self.ms)
         #expect(Self.read(&timing, at: 0, [0]) == [0])
