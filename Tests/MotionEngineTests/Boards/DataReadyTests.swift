@@ -33,6 +33,7 @@ import TestSupport
         ("mpu9250", 1000, 1_000_000),       // SMPLRT_DIV 0
         ("bmi160", 100, 10_000_000),        // ODR field 8
         ("lsm6dsx", 104, 9_615_384),        // 1e12 / 104 000 mHz, truncated
+        ("icm20948", 100, 10_000_000),      // 1.1 kHz / (1 + GYRO_SMPLRT_DIV 10)
     ]
 
     @Test(arguments: families)
@@ -61,7 +62,7 @@ import TestSupport
         #expect(runtime.status[0].trigger == "polled every 10.0 ms")
     }
 
-    @Test(arguments: ["mpu6050", "bmi160", "lsm6dsx"])
+    @Test(arguments: ["mpu6050", "bmi160", "lsm6dsx", "icm20948"])
     func aChipResetMidStreamSilencesItsLineAndIsRecoveredWithoutLosingTheStream(driver: String) throws {
         let runtime = try Self.board(driver, rate: 100)
         var times = try Self.accelerationTimes(runtime, until: 500_000_000)
@@ -71,6 +72,7 @@ import TestSupport
         case let chip as MPU6050Emulator: chip.powerOnReset()
         case let chip as BMI160Emulator: chip.powerOnReset()
         case let chip as LSM6DSXEmulator: chip.powerOnReset()
+        case let chip as ICM20948Emulator: chip.powerOnReset()  // bank 0, asleep, its I2C master off
         default: Issue.record("unexpected emulator \(type(of: emulator))")
         }
         #expect(emulator.nextDataReadyNanoseconds == nil, "a reset chip's pin is silent")
