@@ -118,6 +118,32 @@ import Testing
         #expect(emulator.bankSelectWrites == writesAfterPeeks && driver.recoveries == 0)
     }
 
+    /// The emulator's banks: 0x00 is WHO_AM_I in bank 0 and GYRO_SMPLRT_DIV in bank 2; REG_BANK_SEL
+    /// answers at 0x7F in every bank; a reset returns to bank 0 (DS-000189 §7).
+    @Test func theEmulatorKeepsFourBanks() throws {
+        let emulator = ICM20948Emulator()
+        try emulator.writeRegister(address: 0x68, register: 0x7F, value: 0x20)
+        try emulator.writeRegister(address: 0x68, register: 0x00, value: 10)
+        #expect(try emulator.readRegister(address: 0x68, register: 0x00) == 10)
+        #expect(try emulator.readRegister(address: 0x68, register: 0x7F) == 0x20)
+        try emulator.writeRegister(address: 0x68, register: 0x7F, value: 0x30)
+        #expect(try emulator.readRegister(address: 0x68, register: 0x7F) == 0x30 && emulator.bank == 3)
+        try emulator.writeRegister(address: 0x68, register: 0x7F, value: 0x00)
+        #expect(try emulator.readRegister(address: 0x68, register: 0x00) == 0xEA)
+        try emulator.writeRegister(address: 0x68, register: 0x00, value: 0x12)  // read-only
+        #expect(try emulator.readRegister(address: 0x68, register: 0x00) == 0xEA)
+        try emulator.writeRegister(address: 0x68, register: 0x7F, value: 0x20)
+        try emulator.writeRegister(address: 0x68, register: 0x06, value: 0x80)  // DEVICE_RESET, written in bank 2: not PWR_MGMT_1
+        #expect(emulator.bank == 2)
+        try emulator.writeRegister(address: 0x68, register: 0x7F, value: 0x00)
+        try emulator.writeRegister(address: 0x68, register: 0x06, value: 0x80)
+        #expect(try emulator.readRegister(address: 0x68, register: 0x06) == 0xC1)  // resetting
+        #expect(try emulator.readRegister(address: 0x68, register: 0x06) == 0xC1)
+        #expect(try emulator.readRegister(address: 0x68, register: 0x06) == 0x41 && emulator.bank == 0)
+        try emulator.writeRegister(address: 0x68, register: 0x7F, value: 0x20)
+        #expect(try emulator.readRegister(address: 0x68, register: 0x00) == 0)  // GYRO_SMPLRT_DIV back to 0
+    }
+
     @Test func opensAChipLeftInAnotherBank() throws {
         let emulator = ICM20948Emulator()
         try emulator.writeRegister(address: 0x68, register: 0x7F, value: 0x20)  // a previous program left bank 2
