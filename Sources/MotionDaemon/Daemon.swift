@@ -4,6 +4,7 @@ import MotionEngine
 import MotionHistory
 import MotionManagerCore
 import Synchronization
+import Locking
 
 /// `motiond`: one board's sensors run from start to exit, their history kept
 /// (`HistoryRecorder`), and local clients served over a Unix socket (PROTOCOL.md).
@@ -40,7 +41,7 @@ package final class Daemon {
     /// Accepting pauses until then (CLOCK_MONOTONIC ns) when even the spare descriptor is gone.
     var acceptPausedUntil: Int64 = 0
     /// Set by the history thread when it ends (nil: stopped as asked; text: why it failed).
-    private let historyEnded = Mutex<String??>(nil)
+    private let historyEnded = Lock<String??>(nil)
     private var historyThread = pthread_t()
 
     /// Loads the policy and the board, opens the history and the socket; nothing runs yet.

@@ -1,6 +1,7 @@
 import CMosquitto
 import Glibc
 import Synchronization
+import Locking
 
 /// One connection to the broker through libmosquitto: connects in the background, reconnects
 /// with exponential backoff (`reconnect_min` … `reconnect_max` s) for as long as it lives, and
@@ -27,9 +28,9 @@ package final class MosquittoClient: @unchecked Sendable {
     /// queued to be sent or resent after a connect). Held across `mosquitto_publish` so the
     /// acknowledgement (on libmosquitto's thread, which never calls back from inside
     /// `mosquitto_publish` when it runs its own loop) cannot come first.
-    private let unacknowledged = Mutex(Set<Int32>())
+    private let unacknowledged = Lock(Set<Int32>())
 
-    private let tallies = Mutex(ConnectionCounts())
+    private let tallies = Lock(ConnectionCounts())
 
     /// What the owner hears, on libmosquitto's thread (keep it short).
     package struct Events: Sendable {

@@ -1,7 +1,7 @@
 public import Foundation
 import MotionManagerCore
 import MotionMQTT
-import Synchronization
+import Locking
 
 /// Core Motion's `CMHeadphoneMotionManagerDelegate`: the remote board connected or went away.
 /// Both methods have empty defaults. They run on the manager's private serial queue.
@@ -33,7 +33,7 @@ public final class CMHeadphoneMotionManager: Sendable {
     private let configuration: MQTTConfiguration?
     private let configurationError: CMError?
     private let delegateQueue: OperationQueue
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         weak var delegate: (any CMHeadphoneMotionManagerDelegate)?
