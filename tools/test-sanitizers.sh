@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Swift test suite under a sanitizer: ThreadSanitizer (`thread`) or AddressSanitizer with
-# LeakSanitizer (`address`), built in its own scratch path (.build-tsan, .build-asan). Any
-# report fails the run (the sanitizers' exit code); TSan's suppressions, each with its reason,
-# are in tools/sanitizers/tsan.supp.
+# LeakSanitizer (`address`), built in its own scratch path (.build-tsan, .build-asan); both are
+# stages of tools/setup.sh test. Any report fails the run (the sanitizers' exit code); TSan's
+# suppressions, each with its reason, would be in tools/sanitizers/tsan.supp (none today: our
+# locks are Locking.Lock, which TSan sees also when contended, Sources/Locking/Lock.swift).
 #
 # The timing tests run here too: ClientTimingTests, BatchedRateSwitchTests and BatchedStreamTests'
 # fullRateBatches… judge the samples' timestamps and losses, not wall-clock latency (that is
@@ -29,15 +30,15 @@ esac
 skipped='pedometerAndActivityThroughTheDaemonAndHistoryAcrossARestart'
 
 if [ "$sanitizer" = thread ]; then
-    # Is the toolchain's blind spot (tsan.supp) still there? Informational: the suppression
-    # stays until this says otherwise.
+    # Is the toolchain's blind spot for a contended Synchronization.Mutex still there?
+    # Informational: Locking.Lock's TSan annotations are needed until this says otherwise.
     probe="$(mktemp -d)"
     if swiftc -sanitize=thread tools/sanitizers/mutex-contention.swift -o "$probe/mutex-contention" >/dev/null 2>&1; then
         report="$("$probe/mutex-contention" 2>&1 || true)"
         if grep -q "WARNING: ThreadSanitizer" <<<"$report"; then
-            echo "note: TSan still cannot see a contended Synchronization.Mutex (tools/sanitizers/tsan.supp stays)"
+            echo "note: TSan still cannot see a contended Synchronization.Mutex (Locking.Lock's annotations stay)"
         else
-            echo "note: TSan now sees a contended Synchronization.Mutex: tools/sanitizers/tsan.supp's entry may go"
+            echo "note: TSan now sees a contended Synchronization.Mutex: Locking.Lock's annotations may go"
         fi
     fi
     rm -rf "$probe"
