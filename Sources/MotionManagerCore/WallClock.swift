@@ -1,4 +1,5 @@
 import Glibc
+package import Synchronization
 
 /// Converts between the engine's clock (CLOCK_MONOTONIC, ns: what samples and the pedometer's
 /// history are stamped with) and the wall clock (CLOCK_REALTIME, ns since 1970: Core Motion's
@@ -6,8 +7,16 @@ import Glibc
 /// engine keeps the monotonic clock because the wall clock can jump (NTP, the user); a jump
 /// moves the dates of what was counted before it, not the counts.
 package enum WallClock {
-    /// CLOCK_REALTIME − CLOCK_MONOTONIC now, ns.
-    package static var offsetNanoseconds: Int64 { nanoseconds(CLOCK_REALTIME) - nanoseconds(CLOCK_MONOTONIC) }
+    /// CLOCK_REALTIME − CLOCK_MONOTONIC now, ns (with `simulatedStepNanoseconds`).
+    package static var offsetNanoseconds: Int64 {
+        nanoseconds(CLOCK_REALTIME) &+ simulatedStepNanoseconds.load(ordering: .relaxed) - nanoseconds(CLOCK_MONOTONIC)
+    }
+
+    /// A step of the wall clock as this process sees it, ns: 0, except in motiond's clock test
+    /// (`motiond --wall-clock-step-file`, MotionDaemonTests' WallClockStepTests). Stepping the
+    /// real CLOCK_REALTIME would need root and move every process on the machine; this moves
+    /// every wall-clock reading of this process that goes through `WallClock`, and nothing else.
+    package static let simulatedStepNanoseconds = Atomic<Int64>(0)
 
     /// Now on the engine's clock, ns.
     package static var engineNanoseconds: Int64 { nanoseconds(CLOCK_MONOTONIC) }
