@@ -8,22 +8,26 @@
 // TSan runtime is loaded, tells it what the futex did: `__tsan_acquire` once the lock is held,
 // `__tsan_release` before it is let go, on an address of its own. Without TSan the hooks are
 // not found and the only cost is one well-predicted branch per lock.
-import Synchronization
+public import Synchronization
 import Glibc
 
+// Inlinable, as Mutex is: every call site is specialized, so a lock costs what a Mutex did.
 public struct Lock<Value: ~Copyable>: ~Copyable {
-    private let mutex: Mutex<Value>
+    @usableFromInline let mutex: Mutex<Value>
     /// The address TSan keys this lock's happens-before on; nil when TSan is not loaded.
-    private let token: UnsafeMutableRawPointer?
+    @usableFromInline let token: UnsafeMutableRawPointer?
 
+    @inlinable
     public init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
         token = ThreadSanitizerHooks.loaded != nil ? .allocate(byteCount: 1, alignment: 1) : nil
     }
 
+    @inlinable
     deinit { token?.deallocate() }
 
     /// Mutex.withLock: `body` runs with the lock held and the value lent to it.
+    @inlinable
     public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
@@ -40,12 +44,15 @@ extension Lock: @unchecked Sendable where Value: ~Copyable {}
 
 /// TSan's annotation entry points, looked up at run time: a build without `-sanitize=thread`
 /// has no such symbols, so they cannot be linked directly.
+@usableFromInline
 enum ThreadSanitizerHooks {
-    typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline
     struct Pair: @unchecked Sendable {  // two C function pointers, never written after lookup
-        let acquire: Hook
-        let release: Hook
+        @usableFromInline let acquire: Hook
+        @usableFromInline let release: Hook
     }
+    @usableFromInline
     static let loaded: Pair? = {
         guard let acquire = dlsym(nil, "__tsan_acquire"), let release = dlsym(nil, "__tsan_release") else { return nil }
         return Pair(acquire: unsafeBitCast(acquire, to: Hook.self), release: unsafeBitCast(release, to: Hook.self))
