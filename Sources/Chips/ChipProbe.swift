@@ -27,6 +27,14 @@ public enum ChipProbe {
         // must say which (driver lis3mdl for a stand-alone LIS3MDL).
         Candidate(driver: "lsm9ds1-magnetometer", addresses: [0x1C, 0x1E], identityRegister: LSM9DS1Register.whoAmI,
                   identities: [(LSM9DS1Register.magnetometerIdentity, "LSM9DS1 magnetometer or LIS3MDL")]),
+        // The LIS2MDL (and the LSM303AGR's magnetometer, the same die) at 0x1E, where an HMC5883L
+        // or a LIS3MDL may answer too: WHO_AM_I 0x40 at 0x4F (DS12144 §8.1); the HMC5883L has no
+        // register there (reads 0), the LIS3MDL keeps its 0x3D at 0x0F (the candidate above).
+        Candidate(driver: "lis2mdl", addresses: [LIS2MDLRegister.address], identityRegister: LIS2MDLRegister.whoAmI,
+                  identities: [(LIS2MDLRegister.identity, "LIS2MDL (or LSM303AGR magnetometer)")]),
+        // MMC5983MA: product ID 0x30 at 0x2F (MMC5983MA datasheet, register map).
+        Candidate(driver: "mmc5983ma", addresses: [MMC5983MARegister.address], identityRegister: MMC5983MARegister.productID,
+                  identities: [(MMC5983MARegister.identity, "MMC5983MA")]),
         Candidate(driver: "ak8963", addresses: [AK8963Register.address], identityRegister: AK8963Register.deviceID,
                   identities: [(AK8963Register.identity, "AK8963 (MPU-9250 magnetometer, bypass on)")]),
         // GY-271 boards sold as "HMC5883L" mostly carry a QMC5883L: it answers at 0x0D, chip ID
@@ -38,6 +46,15 @@ public enum ChipProbe {
                   identities: BMP280Table.variants.map { ($0.chipID, $0.name) }),
         Candidate(driver: "lps25h", addresses: LPS25HRegister.addresses, identityRegister: LPS25HRegister.whoAmI,
                   identities: [(LPS25HRegister.identity, "LPS25H")]),
+    ]
+
+    /// Families probed after the MS5837's PROM: the BMP388/BMP390 keeps its CHIP_ID at 0x00,
+    /// which on an MS5837 (also at 0x76) is the ADC-read command, so it is read only where
+    /// neither a BMP280/BME280 (id at 0xD0) nor an MS5837 answered. A BMP280's 0x00 and a
+    /// BMP388's 0xD0 (beyond its map) are not ids: each family is named by its own register.
+    public static let lateCandidates: [Candidate] = [
+        Candidate(driver: "bmp388", addresses: BMP388Register.addresses, identityRegister: BMP388Register.chipID,
+                  identities: BMP388Register.variants.map { ($0.chipID, $0.name) }),
     ]
 
     public struct Finding: Sendable, Equatable {
@@ -61,6 +78,19 @@ public enum ChipProbe {
     /// skipped; other bus errors are thrown (a broken bus should not look empty).
     public static func probe(_ bus: some I2CBus) throws(BusError) -> [Finding] {
         var findings: [Finding] = []
+        try probe(candidates, on: bus, into: &findings)
+        if !findings.contains(where: { $0.address == HMC5883LRegister.address }), try probeHMC5883L(bus) {
+            findings.append(Finding(address: HMC5883LRegister.address, outcome: .identified(driver: "hmc5883l", chip: "HMC5883L (Honeywell)")))
+        }
+        if !findings.contains(where: { $0.address == MS5837Command.address }), let chip = try probeMS5837(bus) {
+            findings.append(Finding(address: MS5837Command.address, outcome: .identified(driver: chip.driver, chip: chip.name)))
+        }
+        try probe(lateCandidates, on: bus, into: &findings)
+        return findings.sorted { $0.address < $1.address }
+    }
+
+    /// Reads each candidate's identity register at each of its addresses not yet claimed.
+    private static func probe(_ candidates: [Candidate], on bus: some I2CBus, into findings: inout [Finding]) throws(BusError) {
         for candidate in candidates {
             for address in candidate.addresses where !findings.contains(where: { $0.address == address }) {
                 let identity: UInt8
@@ -80,13 +110,6 @@ public enum ChipProbe {
                 }
             }
         }
-        if !findings.contains(where: { $0.address == HMC5883LRegister.address }), try probeHMC5883L(bus) {
-            findings.append(Finding(address: HMC5883LRegister.address, outcome: .identified(driver: "hmc5883l", chip: "HMC5883L (Honeywell)")))
-        }
-        if !findings.contains(where: { $0.address == MS5837Command.address }), let chip = try probeMS5837(bus) {
-            findings.append(Finding(address: MS5837Command.address, outcome: .identified(driver: chip.driver, chip: chip.name)))
-        }
-        return findings.sorted { $0.address < $1.address }
     }
 
     /// Whether an HMC5883L answers at 0x1E: its identification registers A, B, C (0x0A…0x0C)

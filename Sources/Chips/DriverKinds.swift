@@ -47,12 +47,23 @@ extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
 extension QMC5883LDriver: PolledMagnetometerDriver {}
 extension HMC5883LDriver: PolledMagnetometerDriver {}
+extension LIS2MDLDriver: PolledMagnetometerDriver {}
+extension MMC5983MADriver: PolledMagnetometerDriver {}
 
 extension BarometerDriver {
     public var readsPerMeasurement: Int64 { 1 }
 }
 
 extension BMP280Driver: BarometerDriver {
+    public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
+        try read().map { ($0.pressure, $0.temperature) }
+    }
+}
+
+extension BMP388Driver: BarometerDriver {
+    /// Read at half the output period; a result comes every other read (see the driver).
+    public var readsPerMeasurement: Int64 { 2 }
+
     public func readPressureAndTemperature() throws(ChipError) -> (pressure: Q24_8, temperature: Q16_16)? {
         try read().map { ($0.pressure, $0.temperature) }
     }

@@ -35,5 +35,8 @@ extension LSM9DS1Emulator: EmulatedChip {}
 extension AK8963Emulator: EmulatedChip {}
 extension QMC5883LEmulator: EmulatedChip {}
 extension HMC5883LEmulator: EmulatedChip {}
+extension LIS2MDLEmulator: EmulatedChip {}
+extension MMC5983MAEmulator: EmulatedChip {}
 extension BMP280Emulator: EmulatedBarometer {}
+extension BMP388Emulator: EmulatedBarometer {}
 extension LPS25HEmulator: EmulatedBarometer {}

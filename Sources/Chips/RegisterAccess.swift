@@ -43,4 +43,13 @@ struct RegisterAccess<Bus: I2CBus> {
         }
         throw .notReady(chip: chip, bus: bus.name, address: address, what: what)
     }
+
+    /// Polls `register` until every bit in `mask` reads 1 (a command decoder ready again after a
+    /// reset), with the same bound as `waitUntilClear`.
+    func waitUntilSet(register: UInt8, mask: UInt8, what: String) throws(ChipError) {
+        for _ in 0..<100 {
+            if try read(register, "waiting for \(what)") & mask == mask { return }
+        }
+        throw .notReady(chip: chip, bus: bus.name, address: address, what: what)
+    }
 }

@@ -82,6 +82,10 @@ package final class RemoteDeviceMotion: Sendable {
 
     package func stop() { subscriber.stop() }
 
+    /// The next sample becomes the attitude reference, without reconnecting (device-motion
+    /// updates starting while connection-status updates keep the subscription).
+    package func resetReference() { shared.state.withLock { $0.reference = nil } }
+
     package var isBoardOnline: Bool { shared.state.withLock { $0.online } }
     package var latest: RemoteDeviceMotionSample? { shared.state.withLock { $0.latest } }
 

@@ -40,8 +40,9 @@ final class EngineWorker {
         origin = PacedClock.monotonicNanoseconds()
         // What `motionctl calibrate` stored for this board (gyroscope bias, accelerometer, magnetometer).
         calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board.path))
-        // What the online magnetometer calibration learns goes back to that file.
-        if board.channels.contains(.magnetometer) {
+        // What the online calibration learns (the magnetometer's offset, the gyroscope's bias)
+        // goes back to that file.
+        if board.channels.contains(.magnetometer) || board.channels.contains(.gyroscope) {
             saver = OnlineCalibrationSaver(path: BoardCalibration.path(forBoard: board.path),
                                            board: board.path.split(separator: "/").last.map(String.init) ?? board.path)
         }

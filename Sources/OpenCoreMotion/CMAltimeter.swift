@@ -4,8 +4,8 @@ import MotionEngine
 
 /// Core Motion's handler types for the altimeter; they run on the queue given to the start.
 /// Exactly one of the arguments is nil.
-public typealias CMAltitudeHandler = @Sendable (CMAltitudeData?, (any Error)?) -> Void
-public typealias CMAbsoluteAltitudeHandler = @Sendable (CMAbsoluteAltitudeData?, (any Error)?) -> Void
+public typealias CMAltitudeHandler = (CMAltitudeData?, (any Error)?) -> Void
+public typealias CMAbsoluteAltitudeHandler = (CMAbsoluteAltitudeData?, (any Error)?) -> Void
 
 /// Core Motion's `CMAltimeter` on a Linux board with a barometer (BMP280/BME280, LPS25H):
 /// relative altitude since updates started, and absolute altitude with its accuracy and
@@ -92,7 +92,7 @@ public final class CMAltimeter: Sendable, CustomStringConvertible {
     /// second after the start (0 m), then about every second. A board without a barometer, or one that cannot
     /// be brought up or stops, gives one call with nil data and a `CMError`.
     public func startRelativeAltitudeUpdates(to queue: OperationQueue, withHandler handler: @escaping CMAltitudeHandler) {
-        startPush(.relative, queue: queue, handler: handler, convert: CMAltitudeData.init)
+        startPush(.relative, queue: queue, handler: QueueHandler(handler).sendable, convert: CMAltitudeData.init)
     }
 
     /// Stops relative altitude updates: handlers not yet run are skipped.
@@ -101,7 +101,7 @@ public final class CMAltimeter: Sendable, CustomStringConvertible {
     /// Calls `handler` on `queue` with the absolute altitude: the first a second after the
     /// start, then about every second; errors as `startRelativeAltitudeUpdates`.
     public func startAbsoluteAltitudeUpdates(to queue: OperationQueue, withHandler handler: @escaping CMAbsoluteAltitudeHandler) {
-        startPush(.absolute, queue: queue, handler: handler, convert: CMAbsoluteAltitudeData.init)
+        startPush(.absolute, queue: queue, handler: QueueHandler(handler).sendable, convert: CMAbsoluteAltitudeData.init)
     }
 
     public func stopAbsoluteAltitudeUpdates() { core.stopUpdates(.absolute) }

@@ -60,6 +60,11 @@ public final class CMAttitude: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A copy, as `NSCopying`'s `copy()` gives on Apple platforms: games keep the attitude at
+    /// the start (`motion.attitude.copy() as! CMAttitude`) and later `multiply(byInverseOf:)` it,
+    /// which changes the receiver in place.
+    public func copy() -> Any { CMAttitude(quaternion: quaternion) }
+
     public var description: String {
         let degrees = 180 / Double.pi
         return "roll \(roll * degrees)° pitch \(pitch * degrees)° yaw \(yaw * degrees)°"

@@ -105,12 +105,18 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
 
     // MARK: Async sequences
 
+    /// Core Motion's `CMBatchedSensorManager.AccelerometerUpdates`: an async sequence of batches
+    /// (a stream here, where Apple has a struct of its own; `for try await` reads both alike).
+    public typealias AccelerometerUpdates = AsyncThrowingStream<[CMAccelerometerData], any Error>
+    /// Core Motion's `CMBatchedSensorManager.DeviceMotionUpdates`, as `AccelerometerUpdates`.
+    public typealias DeviceMotionUpdates = AsyncThrowingStream<[CMDeviceMotion], any Error>
+
     /// Accelerometer batches (a second each, `accelerometerDataFrequency` samples) as they come.
     /// Iterating starts the stream (an unsupported board throws the `CMError` saying why);
     /// `stopAccelerometerUpdates()` ends it, cancelling the iterating task stops it, a board
     /// that fails throws. Leaving the loop with `break` does not stop it (the sequence cannot
     /// tell): call `stopAccelerometerUpdates()`, or let the manager go, whose deinit stops it.
-    public func accelerometerUpdates() -> AsyncThrowingStream<[CMAccelerometerData], any Error> {
+    public func accelerometerUpdates() -> AccelerometerUpdates {
         let core = self.core
         let source = BatchSource<SensorReading>(start: { () throws(MotionManagerError) in try core.startAccelerometer() },
                                                 stop: { client in if core.accelerometerClient === client { core.stopAccelerometer() } })
@@ -119,7 +125,7 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
 
     /// Device-motion batches (a second each, `deviceMotionDataFrequency` samples, attitude in
     /// `xArbitraryZVertical`), as `accelerometerUpdates()`.
-    public func deviceMotionUpdates() -> AsyncThrowingStream<[CMDeviceMotion], any Error> {
+    public func deviceMotionUpdates() -> DeviceMotionUpdates {
         let core = self.core
         let source = BatchSource<DeviceMotion>(start: { () throws(MotionManagerError) in try core.startDeviceMotion() },
                                                stop: { client in if core.deviceMotionClient === client { core.stopDeviceMotion() } })
@@ -145,21 +151,23 @@ public final class CMBatchedSensorManager: Sendable, CustomStringConvertible {
     /// Calls `handler` with each accelerometer batch on a thread of the stream's own (never the
     /// engine thread; a handler slower than a batch a second makes batches wait, and past
     /// `queueCapacity` newer ones are dropped and counted). An unsupported board, or one that
-    /// fails, gives one call with an empty batch and the `CMError`.
-    public func startAccelerometerUpdates(handler: @escaping @Sendable ([CMAccelerometerData], (any Error)?) -> Void) {
-        do { try core.startAccelerometer(handler: Self.calling(handler, with: Self.accelerometerBatch)) } catch { handler([], CMError(error)) }
+    /// fails, gives one call with a nil batch and the `CMError` (the batch is optional, as Core
+    /// Motion declares it).
+    public func startAccelerometerUpdates(handler: @escaping ([CMAccelerometerData]?, (any Error)?) -> Void) {
+        let handler = QueueHandler(handler).sendable
+        do { try core.startAccelerometer(handler: Self.calling(handler, with: Self.accelerometerBatch)) } catch { handler(nil, CMError(error)) }
     }
 
-    public func startDeviceMotionUpdates(handler: @escaping @Sendable ([CMDeviceMotion], (any Error)?) -> Void) {
-        do { try core.startDeviceMotion(handler: Self.calling(handler, with: Self.deviceMotionBatch)) } catch { handler([], CMError(error)) }
+    public func startDeviceMotionUpdates(handler: @escaping ([CMDeviceMotion]?, (any Error)?) -> Void) {
+        let handler = QueueHandler(handler).sendable
+        do { try core.startDeviceMotion(handler: Self.calling(handler, with: Self.deviceMotionBatch)) } catch { handler(nil, CMError(error)) }
     }
 
-    /// The core's handler for a Core Motion one: each batch converted, or an empty batch and the
-    /// failure.
-    private static func calling<Element, Data>(_ handler: @escaping @Sendable ([Data], (any Error)?) -> Void,
+    /// The core's handler for a Core Motion one: each batch converted, or nil and the failure.
+    private static func calling<Element, Data>(_ handler: @escaping @Sendable ([Data]?, (any Error)?) -> Void,
                                                with convert: @escaping @Sendable ([Element]) -> [Data]) -> BatchedCore.Handler<Element> {
         { batch, failure in
-            if let batch { handler(convert(batch), nil) } else { handler([], failure.map(CMError.init)) }
+            if let batch { handler(convert(batch), nil) } else { handler(nil, failure.map(CMError.init)) }
         }
     }
 

@@ -53,3 +53,23 @@ extension CMError: CustomNSError {
     public var errorCode: Int { code.rawValue }
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
 }
+
+// Core Motion's C names, for the comparisons iOS code makes
+// (`error.domain == CMErrorDomain && error.code == Int(CMErrorMotionActivityNotAuthorized.rawValue)`).
+// Apple's `CMError` is the C enum these belong to; here it is the thrown error, and its codes
+// are `CMError.Code`.
+public let CMErrorDomain = CMError.errorDomain
+public let CMErrorNULL = CMError.Code.nullPointer
+public let CMErrorDeviceRequiresMovement = CMError.Code.deviceRequiresMovement
+public let CMErrorTrueNorthNotAvailable = CMError.Code.trueNorthNotAvailable
+public let CMErrorUnknown = CMError.Code.unknown
+public let CMErrorMotionActivityNotAvailable = CMError.Code.motionActivityNotAvailable
+public let CMErrorMotionActivityNotAuthorized = CMError.Code.motionActivityNotAuthorized
+public let CMErrorMotionActivityNotEntitled = CMError.Code.motionActivityNotEntitled
+public let CMErrorInvalidParameter = CMError.Code.invalidParameter
+public let CMErrorInvalidAction = CMError.Code.invalidAction
+public let CMErrorNotAvailable = CMError.Code.notAvailable
+public let CMErrorNotEntitled = CMError.Code.notEntitled
+public let CMErrorNotAuthorized = CMError.Code.notAuthorized
+public let CMErrorNilData = CMError.Code.nilData
+public let CMErrorSize = CMError.Code.size

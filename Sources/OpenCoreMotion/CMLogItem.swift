@@ -6,7 +6,7 @@
 /// line, the read time otherwise. Samples of one stream come in increasing time.
 ///
 /// `@unchecked Sendable`, and why it is safe: the class is `public` but not `open`, so its only
-/// subclasses are this module's (`CMAccelerometerData`, `CMGyroData`, `CMMagnetometerData`,
+/// subclasses are this module's (`CMAccelerometerData` and its `CMRecordedAccelerometerData`, `CMGyroData`, `CMMagnetometerData`,
 /// `CMDeviceMotion`, `CMMotionActivity`, `CMAltitudeData`, `CMAbsoluteAltitudeData`); this class and every one of them is immutable after `init` (`let`
 /// properties of Sendable types only; `CMDeviceMotion.attitude` is a `CMAttitude`, itself
 /// Sendable through its Mutex). The only reason for `unchecked` is that a non-final class cannot
@@ -26,8 +26,9 @@ public class CMLogItem: @unchecked Sendable, CustomStringConvertible {
 }
 
 /// One accelerometer sample: `acceleration` in g with Core Motion's sign
-/// (−specific force / 9.80665 m/s²: (0, 0, −1) lying face up at rest).
-public final class CMAccelerometerData: CMLogItem, @unchecked Sendable {
+/// (−specific force / 9.80665 m/s²: (0, 0, −1) lying face up at rest). Not final: Core Motion's
+/// `CMRecordedAccelerometerData` is its subclass.
+public class CMAccelerometerData: CMLogItem, @unchecked Sendable {
     public let acceleration: CMAcceleration
 
     public init(timestampNanoseconds: Int64, acceleration: CMAcceleration) {

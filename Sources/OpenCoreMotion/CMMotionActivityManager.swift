@@ -4,8 +4,8 @@ package import MotionManagerCore
 /// Core Motion's handler types for motion activity, run on the queue the app gives. A live
 /// update's activity is nil only when updates could not start or the board stopped
 /// (`CMMotionActivityManager.updatesError` says why); a query gives activities or an error.
-public typealias CMMotionActivityHandler = @Sendable (CMMotionActivity?) -> Void
-public typealias CMMotionActivityQueryHandler = @Sendable ([CMMotionActivity]?, (any Error)?) -> Void
+public typealias CMMotionActivityHandler = (CMMotionActivity?) -> Void
+public typealias CMMotionActivityQueryHandler = ([CMMotionActivity]?, (any Error)?) -> Void
 
 /// Core Motion's `CMMotionActivityManager` on a Linux board: stationary, walking, running,
 /// automotive, cycling (or unknown, or no call), with a confidence, live and over past spans.
@@ -69,6 +69,8 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
     /// replacing updates started before. A board without an accelerometer, or one that cannot
     /// be brought up or stops, gives one call with nil (the error in `updatesError`).
     public func startActivityUpdates(to queue: OperationQueue, withHandler handler: @escaping CMMotionActivityHandler) {
+        let wrapped = QueueHandler<CMMotionActivity> { activity, _ in handler(activity) }.sendable
+        let handler = { @Sendable (activity: CMMotionActivity?) in wrapped(activity, nil) }
         do {
             try core.startUpdates { subscription, feed in
                 // On the engine thread: only queue the work (conversion included).
@@ -104,6 +106,7 @@ public final class CMMotionActivityManager: Sendable, CustomStringConvertible {
     /// how to start it), `.invalidParameter` (`end` before `start`).
     public func queryActivityStarting(from start: Date, to end: Date, to queue: OperationQueue,
                                       withHandler handler: @escaping CMMotionActivityQueryHandler) {
+        let handler = QueueHandler(handler).sendable
         let answer: Result<[CMMotionActivity], CMError>
         do {
             let records = try core.query(from: start.engineNanoseconds, to: end.engineNanoseconds)

@@ -3,12 +3,13 @@ public import Foundation
 package import MotionManagerCore
 import Synchronization
 
-/// Core Motion's handler types. They run on the queue given to `start…Updates(to:withHandler:)`,
-/// hence `@Sendable`. Exactly one of the arguments is nil.
-public typealias CMAccelerometerHandler = @Sendable (CMAccelerometerData?, (any Error)?) -> Void
-public typealias CMGyroHandler = @Sendable (CMGyroData?, (any Error)?) -> Void
-public typealias CMMagnetometerHandler = @Sendable (CMMagnetometerData?, (any Error)?) -> Void
-public typealias CMDeviceMotionHandler = @Sendable (CMDeviceMotion?, (any Error)?) -> Void
+/// Core Motion's handler types. They run on the queue given to `start…Updates(to:withHandler:)`.
+/// Not `@Sendable`, as Apple's are not (`QueueHandler` says why that is sound): a handler written
+/// in a `@MainActor` type must be given `OperationQueue.main`. Exactly one argument is nil.
+public typealias CMAccelerometerHandler = (CMAccelerometerData?, (any Error)?) -> Void
+public typealias CMGyroHandler = (CMGyroData?, (any Error)?) -> Void
+public typealias CMMagnetometerHandler = (CMMagnetometerData?, (any Error)?) -> Void
+public typealias CMDeviceMotionHandler = (CMDeviceMotion?, (any Error)?) -> Void
 
 extension CMMotionManager {
     // MARK: Pull
@@ -38,15 +39,15 @@ extension CMMotionManager {
     /// `accelerometerUpdateInterval`. An unavailable accelerometer (or a board that cannot be
     /// brought up) gives one call with nil data and a `CMError` saying what is missing.
     public func startAccelerometerUpdates(to queue: OperationQueue, withHandler handler: @escaping CMAccelerometerHandler) {
-        startPush(.accelerometer, queue: queue, convert: Self.accelerometerData, handler: handler)
+        startPush(.accelerometer, queue: queue, convert: Self.accelerometerData, handler: QueueHandler(handler).sendable)
     }
 
     public func startGyroUpdates(to queue: OperationQueue, withHandler handler: @escaping CMGyroHandler) {
-        startPush(.gyroscope, queue: queue, convert: Self.gyroData, handler: handler)
+        startPush(.gyroscope, queue: queue, convert: Self.gyroData, handler: QueueHandler(handler).sendable)
     }
 
     public func startMagnetometerUpdates(to queue: OperationQueue, withHandler handler: @escaping CMMagnetometerHandler) {
-        startPush(.magnetometer, queue: queue, convert: Self.magnetometerData, handler: handler)
+        startPush(.magnetometer, queue: queue, convert: Self.magnetometerData, handler: QueueHandler(handler).sendable)
     }
 
     /// Device motion in `xArbitraryZVertical`.
@@ -58,7 +59,7 @@ extension CMMotionManager {
     /// magnetometer) gives one call with nil data and the error.
     public func startDeviceMotionUpdates(using referenceFrame: CMAttitudeReferenceFrame, to queue: OperationQueue,
                                          withHandler handler: @escaping CMDeviceMotionHandler) {
-        startPush(.deviceMotion, frame: referenceFrame, queue: queue, convert: { Self.deviceMotion($0) }, handler: handler)
+        startPush(.deviceMotion, frame: referenceFrame, queue: queue, convert: { Self.deviceMotion($0) }, handler: QueueHandler(handler).sendable)
     }
 
     public func stopAccelerometerUpdates() { stop(.accelerometer) }

@@ -3,8 +3,8 @@ package import MotionManagerCore
 
 /// Core Motion's handler types for the pedometer: they run on the pedometer's own serial
 /// queue (`handlerQueue`), never on the engine thread. Exactly one of the arguments is nil.
-public typealias CMPedometerHandler = @Sendable (CMPedometerData?, (any Error)?) -> Void
-public typealias CMPedometerEventHandler = @Sendable (CMPedometerEvent?, (any Error)?) -> Void
+public typealias CMPedometerHandler = (CMPedometerData?, (any Error)?) -> Void
+public typealias CMPedometerEventHandler = (CMPedometerEvent?, (any Error)?) -> Void
 
 /// Core Motion's `CMPedometer` on a Linux board: steps, distance, floors, pace and cadence,
 /// live and over past spans, and pause/resume events.
@@ -86,7 +86,7 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
     /// that cannot be brought up or stops, gives one call with nil data and a `CMError`.
     public func startUpdates(from start: Date, withHandler handler: @escaping CMPedometerHandler) {
         let from = start.engineNanoseconds
-        startPush(handler: handler,
+        startPush(handler: QueueHandler(handler).sendable,
                   start: { deliver throws(MotionManagerError) in try core.startUpdates(from: from, deliver: deliver) },
                   convert: { if case .update(let values) = $0 { CMPedometerData(values) } else { nil } })
     }
@@ -102,6 +102,7 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
     /// Without motiond: `.notAvailable`, with a message that says how to start it (an empty
     /// answer would read as "no steps").
     public func queryPedometerData(from start: Date, to end: Date, withHandler handler: @escaping CMPedometerHandler) {
+        let handler = QueueHandler(handler).sendable
         let answer: Result<CMPedometerData, CMError>
         do {
             answer = .success(CMPedometerData(try core.query(from: start.engineNanoseconds, to: end.engineNanoseconds)))
@@ -120,7 +121,7 @@ public final class CMPedometer: Sendable, CustomStringConvertible {
 
     /// Calls `handler` with each pause and resume of walking, within about a second of it.
     public func startEventUpdates(handler: @escaping CMPedometerEventHandler) {
-        startPush(handler: handler,
+        startPush(handler: QueueHandler(handler).sendable,
                   start: { deliver throws(MotionManagerError) in try core.startEventUpdates(deliver: deliver) },
                   convert: { if case .event(let event) = $0 { CMPedometerEvent(event) } else { nil } })
     }

@@ -45,7 +45,7 @@ public final class CMSensorRecorder: Sendable, CustomStringConvertible {
 
     /// The recorded samples from `fromDate` to `toDate`, oldest first; nil on failure (`lastError`).
     public func accelerometerData(from fromDate: Date, to toDate: Date) -> CMSensorDataList? {
-        keep { () throws(CMError) in try recordedAccelerometerData(from: fromDate, to: toDate) }
+        keep { () throws(CMError) in CMSensorDataList(try recordedAccelerometerData(from: fromDate, to: toDate)) }
     }
 
     // MARK: Throwing forms
@@ -60,10 +60,12 @@ public final class CMSensorRecorder: Sendable, CustomStringConvertible {
         }
     }
 
-    public func recordedAccelerometerData(from fromDate: Date, to toDate: Date) throws(CMError) -> CMSensorDataList {
+    /// The recorded samples from `fromDate` to `toDate`, oldest first, as an array (Core Motion's
+    /// `CMSensorDataList` is only fast-enumerable).
+    public func recordedAccelerometerData(from fromDate: Date, to toDate: Date) throws(CMError) -> [CMRecordedAccelerometerData] {
         do {
             let samples = try core.accelerometer(from: fromDate.timeIntervalSince1970, to: toDate.timeIntervalSince1970)
-            return CMSensorDataList(samples.map(CMRecordedAccelerometerData.init))
+            return samples.map(CMRecordedAccelerometerData.init)
         } catch {
             throw CMError(error)
         }

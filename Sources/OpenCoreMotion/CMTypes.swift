@@ -56,8 +56,8 @@ public struct CMQuaternion: Sendable, Hashable {
     }
 }
 
-/// A 3×3 rotation matrix, row-major (`m12` is row 1, column 2). Rotates a vector from device
-/// axes into the reference frame, as the engine's `RotationMatrix` does.
+/// A 3×3 rotation matrix, row-major (`m12` is row 1, column 2). `CMAttitude.rotationMatrix`
+/// takes reference-frame vectors into device axes, as Core Motion's does.
 public struct CMRotationMatrix: Sendable, Hashable {
     public var m11: Double, m12: Double, m13: Double
     public var m21: Double, m22: Double, m23: Double
@@ -93,3 +93,17 @@ public struct CMCalibratedMagneticField: Sendable, Hashable {
 
 /// Seconds, as Core Motion's intervals and timestamps are given (Foundation's `TimeInterval`).
 public typealias CMTimeInterval = Double
+
+// Core Motion's value types are C structs, which Swift gives a zero-filled `init()`; iOS code
+// uses it (`var filtered = CMAcceleration()`), so these have one too.
+extension CMAcceleration { public init() { self.init(x: 0, y: 0, z: 0) } }
+extension CMRotationRate { public init() { self.init(x: 0, y: 0, z: 0) } }
+extension CMMagneticField { public init() { self.init(x: 0, y: 0, z: 0) } }
+/// All zero, as C's: not the identity rotation (w = 0).
+extension CMQuaternion { public init() { self.init(x: 0, y: 0, z: 0, w: 0) } }
+/// All zero, as C's: not the identity matrix.
+extension CMRotationMatrix {
+    public init() { self.init(m11: 0, m12: 0, m13: 0, m21: 0, m22: 0, m23: 0, m31: 0, m32: 0, m33: 0) }
+}
+/// A zero field; the accuracy is C's zero, `.low`.
+extension CMCalibratedMagneticField { public init() { self.init(field: CMMagneticField(), accuracy: .low) } }

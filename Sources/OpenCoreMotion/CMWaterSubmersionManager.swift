@@ -4,8 +4,9 @@ import Synchronization
 import Locking
 
 /// Core Motion's CMWaterSubmersionManagerDelegate: what a water-submersion manager reports.
-/// Its methods run on the manager's `delegateQueue`, never on the engine thread.
-public protocol CMWaterSubmersionManagerDelegate: AnyObject, Sendable {
+/// Its methods run on the manager's `delegateQueue` (serial), never on the engine thread. Not
+/// `Sendable`, as Apple's is not: only that queue calls it.
+public protocol CMWaterSubmersionManagerDelegate: AnyObject {
     func manager(_ manager: CMWaterSubmersionManager, didUpdate event: CMWaterSubmersionEvent)
     func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterSubmersionMeasurement)
     func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterTemperature)
@@ -35,8 +36,8 @@ public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
     package let core: WaterSubmersionCore
 
     private struct WeakDelegate: @unchecked Sendable {
-        // `@unchecked`: a weak reference to a Sendable delegate, only read and written under
-        // the Mutex below.
+        // `@unchecked`: a weak reference to a delegate that is not Sendable (Apple's protocol is
+        // not), only read and written under the Mutex below and called only on `delegateQueue`.
         weak var value: (any CMWaterSubmersionManagerDelegate)?
     }
     private let delegateBox = Lock(WeakDelegate())

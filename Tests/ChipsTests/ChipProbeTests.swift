@@ -69,3 +69,90 @@ import Testing
         #expect(throws: BusError.self) { try ChipProbe.probe(bus) }
     }
 }
+
+/// The BMP3 family shares 0x76/0x77 with the BMP280/BME280 and the MS5837, and the LIS2MDL
+/// shares 0x1E with the HMC5883L and the LIS3MDL: each is named by its own identity register
+/// (BMP388/BMP390 CHIP_ID 0x50/0x60 at 0x00, BMP280 0x58 / BME280 0x60 at 0xD0; LIS2MDL 0x40
+/// at 0x4F; MMC5983MA 0x30 at 0x2F).
+@Suite struct NewChipProbeTests {
+    @Test func aBMP280AndABMP388SideBySideAreEachNamed() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(BMP280Emulator(address: 0x76, chipID: 0x60), at: 0x76)  // a BME280: 0x60 at 0xD0
+        bus.attach(BMP388Emulator(address: 0x77, chipID: 0x60), at: 0x77)  // a BMP390: 0x60 at 0x00
+        #expect(try ChipProbe.probe(bus) == [
+            .init(address: 0x76, outcome: .identified(driver: "bmp280", chip: "BME280")),
+            .init(address: 0x77, outcome: .identified(driver: "bmp388", chip: "BMP390")),
+        ])
+        let swapped = EmulatedI2CBus()
+        swapped.attach(BMP388Emulator(address: 0x76), at: 0x76)
+        swapped.attach(BMP280Emulator(address: 0x77), at: 0x77)
+        #expect(try ChipProbe.probe(swapped) == [
+            .init(address: 0x76, outcome: .identified(driver: "bmp388", chip: "BMP388")),
+            .init(address: 0x77, outcome: .identified(driver: "bmp280", chip: "BMP280")),
+        ])
+    }
+
+    @Test func anMS5837AtTheBMP388sAddressIsNotAskedForItsADC() throws {
+        let bus = EmulatedI2CBus()
+        let ms5837 = RecordingBus(MS5837Emulator(variant: .bar30))
+        bus.attach(ms5837, at: 0x76)
+        bus.attach(BMP388Emulator(address: 0x77), at: 0x77)
+        #expect(try ChipProbe.probe(bus) == [
+            .init(address: 0x76, outcome: .identified(driver: "ms5837-30ba", chip: "MS5837-30BA")),
+            .init(address: 0x77, outcome: .identified(driver: "bmp388", chip: "BMP388")),
+        ])
+        #expect(!ms5837.registersRead.contains(0x00))  // the MS5837's ADC read: never sent by the probe
+    }
+
+    @Test func aMixedMagnetometerBusNamesEachChip() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(LIS2MDLEmulator(), at: 0x1E)
+        bus.attach(MMC5983MAEmulator(), at: 0x30)
+        bus.attach(QMC5883LEmulator(), at: 0x0D)
+        bus.attach(LSM9DS1Emulator(isLIS3MDL: true), at: 0x1C)
+        bus.attach(BMP388Emulator(), at: 0x76)
+        #expect(try ChipProbe.probe(bus) == [
+            .init(address: 0x0D, outcome: .identified(driver: "qmc5883l", chip: "QMC5883L (GY-271; often sold as HMC5883L)")),
+            .init(address: 0x1C, outcome: .identified(driver: "lsm9ds1-magnetometer", chip: "LSM9DS1 magnetometer or LIS3MDL")),
+            .init(address: 0x1E, outcome: .identified(driver: "lis2mdl", chip: "LIS2MDL (or LSM303AGR magnetometer)")),
+            .init(address: 0x30, outcome: .identified(driver: "mmc5983ma", chip: "MMC5983MA")),
+            .init(address: 0x76, outcome: .identified(driver: "bmp388", chip: "BMP388")),
+        ])
+        // An HMC5883L in the LIS2MDL's place is still the HMC5883L.
+        let hmc = EmulatedI2CBus()
+        hmc.attach(HMC5883LEmulator(), at: 0x1E)
+        #expect(try ChipProbe.probe(hmc) == [.init(address: 0x1E, outcome: .identified(driver: "hmc5883l", chip: "HMC5883L (Honeywell)"))])
+    }
+
+    @Test func chipsThatNACKAreSkippedAndABrokenTransferThrows() throws {
+        let bus = EmulatedI2CBus()
+        let lis = LIS2MDLEmulator(), mmc = MMC5983MAEmulator(), bmp = BMP388Emulator()
+        bus.attach(lis, at: 0x1E)
+        bus.attach(mmc, at: 0x30)
+        bus.attach(bmp, at: 0x76)
+        lis.inject(.noAcknowledge)
+        mmc.inject(.noAcknowledge)
+        bmp.inject(.noAcknowledge)
+        #expect(try ChipProbe.probe(bus).isEmpty)
+        mmc.inject(.inputOutputError(register: 0x2F))  // a broken transfer mid-probe is an error, not an empty bus
+        #expect(throws: BusError.self) { try ChipProbe.probe(bus) }
+    }
+}
+
+/// A bus that passes every transaction on and records which registers were read.
+private final class RecordingBus: I2CBus {
+    let inner: any I2CBus
+    var name: String { inner.name }
+    private(set) var registersRead: [UInt8] = []
+
+    init(_ inner: any I2CBus) { self.inner = inner }
+
+    func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        registersRead.append(register)
+        try inner.readRegisters(address: address, register: register, into: buffer)
+    }
+
+    func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        try inner.writeRegisters(address: address, register: register, values: values)
+    }
+}

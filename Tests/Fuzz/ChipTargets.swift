@@ -64,7 +64,11 @@ enum ChipTargets {
         }
     }
 
-    /// Runs driver `choice % 12` on `bus`; `advance(t)` is called before each read at time t (ns).
+    /// How many choices `exercise` has: one per driver (two for the LSM9DS1 magnetometer's
+    /// variants) and the probe.
+    static let choices: UInt8 = 15
+
+    /// Runs driver `choice % choices` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
         func times(_ body: (Int64) -> Void) {
             for step in 1...8 {
@@ -73,7 +77,7 @@ enum ChipTargets {
                 body(now)
             }
         }
-        switch choice % 12 {
+        switch choice % choices {
         case 0:
             guard let driver = try? MPU6050Driver(bus: bus) else { return }
             drain(driver, advance: advance)
@@ -87,7 +91,7 @@ enum ChipTargets {
             guard let driver = try? LSM9DS1InertialDriver(bus: bus) else { return }
             times { _ = try? driver.read(nowNanoseconds: $0) }
         case 4, 5:
-            guard let driver = try? LSM9DS1MagnetometerDriver(bus: bus, variant: choice % 10 == 4 ? .lsm9ds1 : .lis3mdl) else { return }
+            guard let driver = try? LSM9DS1MagnetometerDriver(bus: bus, variant: choice % choices == 4 ? .lsm9ds1 : .lis3mdl) else { return }
             times { _ = try? driver.read(nowNanoseconds: $0) }
         case 6:
             guard let driver = try? AK8963Driver(bus: bus) else { return }
@@ -104,6 +108,15 @@ enum ChipTargets {
         case 10:
             guard let driver = try? HMC5883LDriver(bus: bus) else { return }
             times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 11:
+            guard let driver = try? LIS2MDLDriver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 12:
+            guard let driver = try? MMC5983MADriver(bus: bus) else { return }
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 13:
+            guard let driver = try? BMP388Driver(bus: bus) else { return }
+            times { _ in _ = try? driver.read() }
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -139,7 +152,8 @@ enum ChipTargets {
             recorded(LSM6DSXEmulator(), 2), recorded(LSM9DS1Emulator(), 3), recorded(LSM9DS1Emulator(), 4),
             recorded(LSM9DS1Emulator(isLIS3MDL: true), 5), recorded(AK8963Emulator(), 6), recorded(BMP280Emulator(), 7),
             recorded(BMP280Emulator(chipID: 0x60), 7), recorded(LPS25HEmulator(), 8),
-            recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10),
+            recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10), recorded(LIS2MDLEmulator(), 11),
+            recorded(MMC5983MAEmulator(), 12), recorded(BMP388Emulator(), 13), recorded(BMP388Emulator(chipID: 0x60), 13),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

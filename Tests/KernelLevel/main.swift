@@ -109,6 +109,21 @@ report.check("hmc5843 (hmc5883l): gain 1090 LSB/G, read at the driver's 1/100 sc
     try expectVector(try device.read(), .magneticField, (1, 0, -1), relative: 0.003, "hmc5883l")
 }
 
+report.check("st_magn (lis2mdl): 1.5 mG/LSB, in µT") {
+    // DS12144 table 2: 1.5 mG/LSB; init.sh's (1000, -1000, 0) counts are (150, -150, 0) µT, as
+    // our LIS2MDL driver reads the same bytes (LIS2MDLRegisterImageTests).
+    try expectVector(try device("lis2mdl").read(), .magneticField, (150, -150, 0), relative: 0.003, "lis2mdl")
+}
+
+report.check("bmp280 (bmp380): 24.83 °C and 101375.7 Pa, as the BMP388 datasheet's float formulas give") {
+    // BST-BMP388-DS001 §9.2-9.3 in Double on init.sh's image (BMP388Tests computes the same and
+    // pins our driver's fixed point on it: BMP388RegisterImageTests). The kernel's integer
+    // compensation reports 0.01 °C and 0.01 Pa steps.
+    let values = try device("bmp380").read()
+    try expectScalar(values, .temperature, 24.834360489770916, tolerance: 0.01, "bmp380")
+    try expectScalar(values, .pressure, 101_375.67530203672, tolerance: 0.5, "bmp380")
+}
+
 // MARK: - buffered capture with an hrtimer trigger
 
 let triggerRate = Double((try? environment("OCM_TRIGGER_RATE")) ?? "") ?? 100

@@ -191,7 +191,7 @@ import Testing
         // At least a second of samples, waited for by count (a loaded machine only takes longer).
         var recorded: [CMRecordedAccelerometerData]?
         _ = eventually(within: 60) {
-            recorded = recorder.accelerometerData(from: start, to: Date()).map { Array($0) }
+            recorded = recorder.accelerometerData(from: start, to: Date()).map { Array(IteratorSequence(NSFastEnumerationIterator($0))).compactMap { $0 as? CMRecordedAccelerometerData } }
             return (recorded?.count ?? 0) >= 50
         }
         let list = try #require(recorded)
@@ -211,7 +211,7 @@ import Testing
         // second run once its first commit is stored (a second; longer on a loaded machine).
         var across: [CMRecordedAccelerometerData] = []
         _ = eventually(within: 10) {
-            across = (try? recorder.recordedAccelerometerData(from: start, to: Date())).map { Array($0) } ?? across
+            across = (try? recorder.recordedAccelerometerData(from: start, to: Date())) ?? across
             return Set(across.map(\.identifier)).count >= 2
         }
         let runs = Set(across.map(\.identifier))

@@ -51,7 +51,7 @@ import Testing
         let batches = Collected<[CMAccelerometerData]>()
         manager.startAccelerometerUpdates { batch, error in
             #expect(error == nil)
-            if !batch.isEmpty { batches.append(batch) }
+            if let batch, !batch.isEmpty { batches.append(batch) }
         }
         #expect(eventually(within: 8) { batches.count >= 3 })
         daemon.stop()

@@ -44,13 +44,14 @@ import Testing
         let path = folder + "/nested/board.calibration"  // the folder is created
         let calibration = BoardCalibration(gyroscopeBias: [0.001, -0.002, 0.0005], accelerometerOffset: [0.3125, -0.2, 0.45],
                                            accelerometerScale: [0.97, 1.0309278350515465, 0.985], magnetometerOffset: [120.5, -60.25, 35],
-                                           magnetometerOffsetUncertainty: 0.73, magnetometerSoftIron: [0.91, 1.09, 1.0, 0.045, -0.03, 0.04])
+                                           magnetometerOffsetUncertainty: 0.73, magneticFieldStrength: 48.25, magnetometerSoftIron: [0.91, 1.09, 1.0, 0.045, -0.03, 0.04])
         try calibration.save(path: path, board: "test.board")
         #expect(try BoardCalibration.load(path: path) == calibration)
         let text = Self.read(path)
         #expect(text.contains("accelerometer-offset = 0.3125 -0.2 0.45      # m/s², device axes\n"))
         #expect(text.contains("accelerometer-scale = 0.97 1.0309278350515465 0.985      # factor, device axes\n"))
         #expect(text.contains("magnetometer-offset-uncertainty = 0.73      # µT, 1σ of the worst axis, device axes\n"))
+        #expect(text.contains("magnetic-field-strength = 48.25      # µT, the field strength the offset left\n"))
         #expect(text.contains("magnetometer-soft-iron = 0.91 1.09 1.0 0.045 -0.03 0.04      # factor, symmetric matrix: xx yy zz xy xz yz, device axes\n"))
         // Written atomically: no temporary file left beside it.
         #expect(access(path + ".new.\(getpid())", F_OK) != 0)

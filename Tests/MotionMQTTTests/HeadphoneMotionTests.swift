@@ -73,4 +73,47 @@ struct HeadphoneMotionTests {
         #expect(BrokerFixtures.wait { message.withLock { $0 } != nil })
         #expect(message.withLock { $0?.contains("/nonexistent/mqtt.conf") } == true)
     }
+
+    /// iOS code: `CMHeadphoneMotionManager()` and connection-status updates alone. The system's
+    /// configuration folder is a temporary one holding `headphone-motion.conf`; the variable is
+    /// set only while the manager reads it (the initializer reads the file at once).
+    @Test func theSystemsRemoteBoardConnectsAndDisconnectsWithoutDeviceMotion() throws {
+        let broker = try LocalBroker()
+        let folder = NSTemporaryDirectory() + "ocm-headphone-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = "[broker]\nhost = 127.0.0.1\nport = \(broker.port)\n[publish]\nprefix = test\nboard_id = sim-gy-521\n[stream device-motion]\nrate = 50\n"
+        try text.write(toFile: folder + "/headphone-motion.conf", atomically: true, encoding: .utf8)
+        setenv("OPENCOREMOTION_CONFIG_DIR", folder, 1)
+        let manager = CMHeadphoneMotionManager()
+        unsetenv("OPENCOREMOTION_CONFIG_DIR")
+        #expect(manager.isDeviceMotionAvailable && manager.boardID == "sim-gy-521")
+
+        let events = Events()
+        manager.delegate = events
+        manager.startConnectionStatusUpdates()
+        #expect(manager.isConnectionStatusActive && !manager.isDeviceMotionActive)
+        let publisher = try BoardPublisher(board: BrokerFixtures.board("sim-gy-521.board"),
+                                           configuration: try MQTTConfigurationFile.load(path: folder + "/headphone-motion.conf"), log: { _ in })
+        try publisher.start()
+        #expect(BrokerFixtures.wait { events.log.withLock { $0 } == ["connect"] })
+        #expect(manager.isConnected && manager.deviceMotion == nil, "connection status alone keeps no samples")
+        // Device motion started meanwhile shares the subscription: no second connect, and its
+        // first sample is the attitude reference.
+        let samples = Lock<[CMDeviceMotion]>([])
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        manager.startDeviceMotionUpdates(to: queue) { motion, _ in if let motion { samples.withLock { $0.append(motion) } } }
+        #expect(BrokerFixtures.wait { samples.withLock { $0.count } >= 10 })
+        let first = try #require(samples.withLock { $0.first })
+        #expect(abs(first.attitude.quaternion.w - 1) < 1e-6)
+        manager.stopDeviceMotionUpdates()
+        #expect(!manager.isDeviceMotionActive && manager.isConnectionStatusActive && manager.isConnected)
+        #expect(events.log.withLock { $0 } == ["connect"])
+        publisher.stop()
+        #expect(BrokerFixtures.wait { events.log.withLock { $0 } == ["connect", "disconnect"] })
+        manager.stopConnectionStatusUpdates()
+        #expect(!manager.isConnectionStatusActive)
+    }
+
 }

@@ -18,7 +18,7 @@ load i2c-dev
 # Plain i2c-stub is SMBus only (no I2C_FUNC_I2C): the kernel drivers use SMBus I2C-block
 # transfers on it, and our LinuxI2CBus falls back to them. i2c-stub-rdwr adds plain I2C
 # transfers for our I2C_RDWR path. 0x77 is a BMP280 register map that no driver owns.
-load i2c-stub chip_addr=0x1c,0x1e,0x68,0x69,0x6a,0x76,0x77
+load i2c-stub chip_addr=0x1c,0x1d,0x1e,0x68,0x69,0x6a,0x75,0x76,0x77
 load i2c-stub-rdwr chip_addr=0x76,0x77
 for module in bmp280-i2c bmi160_i2c st_lsm6dsx_i2c inv-mpu6050-i2c st_magn_i2c hmc5843_i2c \
     industrialio-configfs iio-trig-hrtimer gpio-sim; do
@@ -87,6 +87,24 @@ preload "$STUB" 0x1e 0x0A 48 34 33
 preload "$STUB" 0x1e 0x09 01
 preload "$STUB" 0x1e 0x03 04 42 fb be 00 00
 instantiate "$STUB" hmc5883l 0x1e
+
+# LIS2MDL (st_magn): WHO_AM_I 0x40 at 0x4F, STATUS Zyxda, data LE from 0x68: (1000, -1000, 0) =
+# (150, -150, 0) µT at 1.5 mG/LSB. At 0x1d (the chip's own 0x1e holds the HMC5883L above; the
+# driver does not care). Also at 0xCF / 0xE7.. in case the driver ORs in 0x80 as for the LIS3MDL.
+preload "$STUB" 0x1d 0x4F 40
+preload "$STUB" 0x1d 0xCF 40
+preload "$STUB" 0x1d 0x67 08 e8 03 18 fc 00 00
+preload "$STUB" 0x1d 0xE7 08 e8 03 18 fc 00 00
+instantiate "$STUB" lis2mdl 0x1d
+
+# BMP388 (the bmp280 driver's "bmp380"): CHIP_ID 0x50, STATUS cmd_rdy + drdy (0x70: the 6.1
+# driver refuses its soft reset while cmd_rdy is low), ERR_REG 0, uncomp_press 6200000 and
+# uncomp_temp 8500000 LE from 0x04, the trimming of BMP388Calibration.example at 0x31..0x45:
+# 24.834 °C and 101375.68 Pa by the datasheet's float formulas. At 0x75 (0x76/0x77 hold BMP280s).
+preload "$STUB" 0x75 0x00 50
+preload "$STUB" 0x75 0x03 70 c0 9a 5e 20 b3 81
+preload "$STUB" 0x75 0x31 7c 6c 10 4b f9 80 f8 3c f4 23 01 70 62 f8 75 03 fa 1c 3e 08 c4
+instantiate "$STUB" bmp380 0x75
 
 # An hrtimer trigger "t0" at 100 Hz for the buffered captures (no chip has an IRQ here).
 RATE=100

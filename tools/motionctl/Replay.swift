@@ -59,7 +59,7 @@ struct Replay: ParsableCommand {
     @Option(help: "A board calibration file (as `motionctl calibrate` and motiond write them) to start from, as a board with that stored calibration starts.")
     var calibration: String?
 
-    @Option(help: "Keep what the online magnetometer calibration learned in this calibration file, as motiond keeps it for a live board (written only when known to medium accuracy or better, and better than the file's).")
+    @Option(help: "Keep what the online calibration learned in this calibration file, as motiond keeps it for a live board: the magnetometer's offset (when known to medium accuracy or better, and better than the file's) and the gyroscope's bias (once learned).")
     var saveCalibration: String?
 
     @Option(name: .customLong("step-setting"), help: "A step detector setting NAME=VALUE (repeatable; for tools/benchmarks/loso.py): \(StepSettings.names).")
@@ -99,17 +99,22 @@ struct Replay: ParsableCommand {
         var activity = ActivityStage()
         let activityFile = try ActivityFile(folder: out)
         var last: Int64 = 0
+        // As a live board keeps them (`EngineWorker`): looked at as the samples come, written
+        // when they qualify and when the stream stops.
+        var saver = saveCalibration.map { OnlineCalibrationSaver(path: $0, board: (recording as NSString).lastPathComponent) }
         let samples = try playback.run { reading in
             progress.update(timestampNanoseconds: reading.timestampNanoseconds)
             last = reading.timestampNanoseconds
-            if let motion = estimator.process(reading) { deviceMotion.write(motion) }
+            if let motion = estimator.process(reading) {
+                deviceMotion.write(motion)
+                saver?.observe(estimator, at: reading.timestampNanoseconds)
+            }
             pedometerFiles.process(reading, through: &pedometer)
             altitudeFile.process(reading)
             activity.process(reading) { activityFile.write($0) }
         }
         try deviceMotion.close()
-        if let saveCalibration {
-            var saver = OnlineCalibrationSaver(path: saveCalibration, board: (recording as NSString).lastPathComponent)
+        if var saver {
             saver.finish(estimator)
             if let failure = saver.failure { throw failure }
         }

@@ -1,4 +1,4 @@
-import FixedPoint
+public import FixedPoint
 
 /// Attitude from gyroscope, accelerometer and (optionally) magnetometer, in the structure of
 /// VQF (see `AttitudeFilterSettings`), over any `FusionScalar`: `Q32_32` on the device, `Double`
@@ -50,6 +50,10 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private var headingTime: GrowingTimeConstant<Scalar>
     /// The motion bias's time constant (`AttitudeFilterSettings.motionBiasStartTimeConstant`).
     private var motionBiasTime: GrowingTimeConstant<Scalar>
+    /// The motion bias loop's time constant now, s: it grows with the motion seen
+    /// (`AttitudeFilterSettings.motionBiasStartTimeConstant`), so a long one means a bias
+    /// learned from a long motion.
+    public var motionBiasTimeConstant: Scalar { motionBiasTime.time }
     private let restGyroscopeThresholdSquared, restAccelerometerThresholdSquared, restMinimumDuration, biasLimit: Scalar
     private let magneticNormThreshold, magneticDipThreshold, magneticNewReferenceTime, inverseReferenceTime: Scalar
     private let fastMagneticConvergence: Bool
@@ -144,8 +148,10 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         headingTime = GrowingTimeConstant(start: settings.magnetometerStartTimeConstant, settled: settings.magnetometerTimeConstant)
         inverseRestFilterTime = Scalar(settings.restFilterTimeConstant.reciprocal)
         inverseBiasTime = Scalar(settings.restBiasTimeConstant.reciprocal)
-        let startTime = gyroscopeBias.squaredLength == .zero ? settings.motionBiasStartTimeConstant : settings.motionBiasTimeConstant
-        motionBiasTime = GrowingTimeConstant(start: startTime, settled: settings.motionBiasTimeConstant)
+        // A stored bias (from an earlier run) starts nearer, not slower: a gyroscope's zero-rate
+        // offset moves with temperature between runs (MPU-6050: up to 0.05 °/s per °C), so the
+        // loop learns as fast as from zero.
+        motionBiasTime = GrowingTimeConstant(start: settings.motionBiasStartTimeConstant, settled: settings.motionBiasTimeConstant)
         restGyroscopeThresholdSquared = Scalar(settings.restGyroscopeThreshold * settings.restGyroscopeThreshold)
         restAccelerometerThresholdSquared = Scalar(settings.restAccelerometerThreshold * settings.restAccelerometerThreshold)
         restMinimumDuration = Scalar(settings.restMinimumDuration)
@@ -341,6 +347,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     private func clamped(_ estimate: Vector) -> Vector {
         func clamp(_ value: Scalar) -> Scalar { max(-biasLimit, min(biasLimit, value)) }
         return Vector(x: clamp(estimate.x), y: clamp(estimate.y), z: clamp(estimate.z))
+    }
+
+    /// Forgets how well the magnetometer's offset is known (see `MagnetometerCalibration.doubt`).
+    public mutating func doubtMagnetometerOffset(uncertainty: Q32_32) {
+        calibration.doubt(uncertainty: uncertainty)
     }
 
     /// One raw magnetometer sample (µT, device axes), `dt` seconds after the previous one: the

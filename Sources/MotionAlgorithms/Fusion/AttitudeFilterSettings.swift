@@ -43,7 +43,8 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// about 3° (the accelerometer's 3 s) until it is learned: at 100 s from the start that is
     /// minutes. 12 s is four times the accelerometer's time constant, where the loop the two
     /// form is critically damped (ζ = ½√(12/3) = 1): the faster start does not ring. A stored
-    /// bias starts at `motionBiasTimeConstant`.
+    /// bias (an earlier run's, `OnlineCalibrationSaver`) starts here too: it starts the estimate
+    /// nearer, but a zero-rate offset moves with temperature between runs.
     public var motionBiasStartTimeConstant = Q32_32(integer: 12)
     /// The bias estimate is clamped to this, rad/s (10 °/s: MEMS gyroscopes' zero-rate offset
     /// tolerance runs from ±3 °/s (BMI160) to ±20 °/s (MPU-6050), and phones' reach 5 °/s), so

@@ -22,6 +22,15 @@ public struct FixedPointAttitudeFilter: Sendable {
         filter.update(magnetometer: magnetometer, dt: dt)
     }
 
+    /// Forgets how well the magnetometer's offset is known (`MagnetometerCalibration.doubt`).
+    public mutating func doubtMagnetometerOffset(uncertainty: Q32_32) {
+        filter.doubtMagnetometerOffset(uncertainty: uncertainty)
+    }
+
+    /// The strength of the field the heading is referred to, µT (0 before the first
+    /// magnetometer sample).
+    public var magneticReferenceNorm: Q32_32 { filter.magneticReferenceNorm }
+
     // The outputs read per sample are always inlined (plain field reads and a few multiplications
     // in the caller): as calls, the caller first copied the whole filter (1.3 KB) for them.
     @inlinable @inline(__always) public var attitude6D: Rotation { filter.attitude6D }
@@ -30,6 +39,8 @@ public struct FixedPointAttitudeFilter: Sendable {
     public var headingOffset: Q32_32 { filter.headingOffset }
     public var hasHeading: Bool { filter.hasHeading }
     public var isResting: Bool { filter.isResting }
+    /// The motion bias loop's time constant now, s (grows with the motion seen).
+    public var motionBiasTimeConstant: Q32_32 { filter.motionBiasTimeConstant }
     public var isMagneticallyDisturbed: Bool { filter.isMagneticallyDisturbed }
     @inlinable @inline(__always) public var magnetometerAccuracy: Int8 { filter.calibration.accuracy }
     public var magnetometerOffset: Vector { filter.calibration.offset }

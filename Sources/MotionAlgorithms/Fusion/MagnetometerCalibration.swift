@@ -115,6 +115,14 @@ public struct MagnetometerCalibration<Scalar: FusionScalar>: Sendable {
     /// leaving it is right. Until then the heading must not learn from the field.
     public private(set) var isHorizontallyKnown = false
 
+    /// Forgets how well the offset is known: its 1σ becomes `uncertainty` (µT) on every axis,
+    /// the estimate stays as the starting point (a stored offset that no longer gives the
+    /// Earth's field back: relearned from the rotation to come, as a new device's).
+    public mutating func doubt(uncertainty: Q32_32) {
+        covariance = SymmetricMatrix3(diagonal: Scalar(uncertainty * uncertainty))
+        accuracy = Self.accuracy(of: covariance)
+    }
+
     /// The calibrated field, µT.
     public func calibrated(_ raw: Vector) -> Vector { raw - appliedOffset }
 

@@ -84,7 +84,7 @@ final class PolledInertialReader<Driver: PolledInertialDriver>: DriverReader<Dri
 }
 
 /// A magnetometer read from its output registers (AK8963, LSM9DS1 magnetometer, LIS3MDL,
-/// QMC5883L, HMC5883L).
+/// QMC5883L, HMC5883L, LIS2MDL, MMC5983MA).
 final class PolledMagnetometerReader<Driver: PolledMagnetometerDriver>: DriverReader<Driver>, ChipReader {
     var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
     var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }

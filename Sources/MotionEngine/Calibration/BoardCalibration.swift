@@ -12,6 +12,7 @@ import Glibc
 /// accelerometer-scale = 0.998 1.003 0.991                # factor
 /// magnetometer-offset = 40.1 -24.8 10.3                  # µT (hard iron)
 /// magnetometer-offset-uncertainty = 0.6                  # µT, 1σ of the worst axis
+/// magnetic-field-strength = 48.2                         # µT, the Earth's field it left
 /// magnetometer-soft-iron = 1.02 0.97 1.01 0.01 0 -0.02   # factor: xx yy zz xy xz yz
 /// ```
 ///
@@ -30,17 +31,22 @@ public struct BoardCalibration: Sendable, Equatable {
     /// 1σ of the offset's worst axis, µT: how well it is known, so that a later estimate
     /// replaces it only when it is better. Nil when the file does not say.
     public var magnetometerOffsetUncertainty: Double?
+    /// The strength of the field the offset left (the Earth's where the board was used), µT, or
+    /// nil: the next start checks its offset against it (`DeviceMotionEstimator`).
+    public var magneticFieldStrength: Double?
     /// The symmetric soft-iron matrix S as (xx, yy, zz, xy, xz, yz), a factor, determinant 1
     /// (it reshapes, it does not rescale, the field), or nil.
     public var magnetometerSoftIron: [Double]?
 
     public init(gyroscopeBias: [Double]? = nil, accelerometerOffset: [Double]? = nil, accelerometerScale: [Double]? = nil,
-                magnetometerOffset: [Double]? = nil, magnetometerOffsetUncertainty: Double? = nil, magnetometerSoftIron: [Double]? = nil) {
+                magnetometerOffset: [Double]? = nil, magnetometerOffsetUncertainty: Double? = nil, magneticFieldStrength: Double? = nil,
+                magnetometerSoftIron: [Double]? = nil) {
         self.gyroscopeBias = gyroscopeBias
         self.accelerometerOffset = accelerometerOffset
         self.accelerometerScale = accelerometerScale
         self.magnetometerOffset = magnetometerOffset
         self.magnetometerOffsetUncertainty = magnetometerOffsetUncertainty
+        self.magneticFieldStrength = magneticFieldStrength
         self.magnetometerSoftIron = magnetometerSoftIron
     }
 
@@ -90,6 +96,7 @@ public struct BoardCalibration: Sendable, Equatable {
         case "accelerometer-scale": accelerometerScale = numbers
         case "magnetometer-offset": magnetometerOffset = numbers
         case "magnetometer-offset-uncertainty": magnetometerOffsetUncertainty = numbers[0]
+        case "magnetic-field-strength": magneticFieldStrength = numbers[0]
         default: magnetometerSoftIron = numbers  // "magnetometer-soft-iron", the last of `keys`
         }
     }
@@ -97,22 +104,24 @@ public struct BoardCalibration: Sendable, Equatable {
     /// Every key: its name, how many numbers, how a line looks, the unit written beside it, and
     /// the plausible range of each number (a typo such as a scale of 0 or 10 is caught on load).
     static let keys: [(name: String, count: Int, format: String, unit: String, sensor: String, limits: ClosedRange<Double>?)] = [
-        ("gyroscope-bias", 3, "key = x y z", "rad/s", "gyroscope", nil),
-        ("accelerometer-offset", 3, "key = x y z", "m/s²", "accelerometer", -20...20),
-        ("accelerometer-scale", 3, "key = x y z", "factor", "accelerometer", 0.5...2),
-        ("magnetometer-offset", 3, "key = x y z", "µT (hard iron)", "magnetometer", nil),
-        ("magnetometer-offset-uncertainty", 1, "magnetometer-offset-uncertainty = µT", "µT, 1σ of the worst axis", "magnetometer", 0...1000),
-        ("magnetometer-soft-iron", 6, "magnetometer-soft-iron = xx yy zz xy xz yz", "factor, symmetric matrix: xx yy zz xy xz yz", "magnetometer", -2...2),
+        ("gyroscope-bias", 3, "key = x y z", "rad/s, device axes", "gyroscope", nil),
+        ("accelerometer-offset", 3, "key = x y z", "m/s², device axes", "accelerometer", -20...20),
+        ("accelerometer-scale", 3, "key = x y z", "factor, device axes", "accelerometer", 0.5...2),
+        ("magnetometer-offset", 3, "key = x y z", "µT (hard iron), device axes", "magnetometer", nil),
+        ("magnetometer-offset-uncertainty", 1, "magnetometer-offset-uncertainty = µT", "µT, 1σ of the worst axis, device axes", "magnetometer", 0...1000),
+        // The geomagnetic field is 22–67 µT everywhere; indoors a little wider.
+        ("magnetic-field-strength", 1, "magnetic-field-strength = µT", "µT, the field strength the offset left", "magnetometer", 10...100),
+        ("magnetometer-soft-iron", 6, "magnetometer-soft-iron = xx yy zz xy xz yz", "factor, symmetric matrix: xx yy zz xy xz yz, device axes", "magnetometer", -2...2),
     ]
 
     /// The file's text: a header naming the board, then one line per key present.
     func text(board: String) -> String {
         var text = "# opencoremotion calibration of \(board)\n"
         let values: [[Double]?] = [gyroscopeBias, accelerometerOffset, accelerometerScale, magnetometerOffset,
-                                   magnetometerOffsetUncertainty.map { [$0] }, magnetometerSoftIron]
+                                   magnetometerOffsetUncertainty.map { [$0] }, magneticFieldStrength.map { [$0] }, magnetometerSoftIron]
         for (key, values) in zip(Self.keys, values) {
             guard let values else { continue }
-            text += "\(key.name) = " + values.map { String($0) }.joined(separator: " ") + "      # \(key.unit), device axes\n"
+            text += "\(key.name) = " + values.map { String($0) }.joined(separator: " ") + "      # \(key.unit)\n"
         }
         return text
     }

@@ -23,6 +23,14 @@
 /// - atomically (`BoardCalibration.save`: temporary file, then rename), keeping the file's
 ///   other keys.
 ///
+/// The gyroscope's bias goes to the same file once the filter has learned it (`gyroscopeBias`):
+/// a chip's zero-rate offset (±20 °/s for an MPU-6050, 5.5 °/s on phone_attitude's iPhone 5)
+/// moves between runs only with temperature, so the next start begins near it instead of
+/// tilting and turning for the first half minute while learning it from zero (phones keep
+/// theirs the same way: tools/benchmarks/warm_start.py, all 12 warm trials 13.1° → 11.3°).
+/// Written once per stream, with the next write (and at `finish`), whatever the file holds: an
+/// earlier bias is an earlier temperature's.
+///
 /// A failed write is kept in `failure` and ends the saving for this stream (the stream itself
 /// goes on: the calibration is a convenience, not the data).
 public struct OnlineCalibrationSaver: Sendable {
@@ -40,6 +48,17 @@ public struct OnlineCalibrationSaver: Sendable {
     /// The best uncertainty written or found so far, µT (to skip re-reading the file for
     /// estimates that could not replace it).
     private var best: Double?
+    /// Seconds the filter was seen resting (looked at once a second), and whether this stream's
+    /// gyroscope bias has been written.
+    private var restSeconds = 0
+    private var wroteBias = false
+
+    /// The gyroscope bias is known after this many seconds at rest (the rest estimate's time
+    /// constant is 2 s: `AttitudeFilterSettings.restBiasTimeConstant`, 1.5 s to detect rest) …
+    static let knownAfterRestSeconds = 8
+    /// … or once the motion bias loop's time constant has grown to this, s (from 12 s, a second
+    /// every two of motion: 72 s of motion, several of the loop's time constants).
+    static let knownMotionBiasTimeConstant = 48.0
 
     /// A stored offset without an uncertainty is taken as known to this, µT.
     public static let assumedStoredUncertainty = 1.0
@@ -55,27 +74,49 @@ public struct OnlineCalibrationSaver: Sendable {
     public mutating func observe(_ estimator: DeviceMotionEstimator, at nanoseconds: Int64) {
         guard nanoseconds >= nextLookNanoseconds else { return }
         nextLookNanoseconds = nanoseconds + 1_000_000_000
+        if estimator.filter.isResting { restSeconds += 1 }
         if let last = lastAttemptNanoseconds, nanoseconds - last < intervalNanoseconds { return }
-        guard failure == nil, let candidate = Self.candidate(estimator), candidate.uncertainty < (best ?? .infinity) else { return }
+        let offset = offsetCandidate(estimator), bias = biasCandidate(estimator)
+        guard failure == nil, offset != nil || bias != nil else { return }
         // Checked again only after an interval, also when nothing was written (an estimate that
         // did not beat the file's).
         lastAttemptNanoseconds = nanoseconds
-        save(candidate)
+        save(offset, bias)
     }
 
-    /// The stream of `estimator` stops: writes its estimate if it qualifies, whenever the last write was.
+    /// The stream of `estimator` stops: writes its estimates if they qualify, whenever the last write was.
     public mutating func finish(_ estimator: DeviceMotionEstimator) {
-        guard failure == nil, let candidate = Self.candidate(estimator), candidate.uncertainty < (best ?? .infinity) else { return }
-        save(candidate)
+        let offset = offsetCandidate(estimator), bias = biasCandidate(estimator)
+        guard failure == nil, offset != nil || bias != nil else { return }
+        save(offset, bias)
+    }
+
+    /// The magnetometer's offset if it qualifies and could beat what was written or found.
+    private func offsetCandidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double, strength: Double?)? {
+        guard let candidate = Self.candidate(estimator), candidate.uncertainty < (best ?? .infinity) else { return nil }
+        return candidate
+    }
+
+    /// The gyroscope bias (rad/s, device axes) once the filter has learned it (see the type),
+    /// if not yet written by this stream.
+    private func biasCandidate(_ estimator: DeviceMotionEstimator) -> [Double]? {
+        let filter = estimator.filter
+        guard !wroteBias, restSeconds >= Self.knownAfterRestSeconds
+                || filter.motionBiasTimeConstant.doubleValue >= Self.knownMotionBiasTimeConstant else { return nil }
+        return [filter.bias.x.doubleValue, filter.bias.y.doubleValue, filter.bias.z.doubleValue]
     }
 
     /// The estimator's offset in raw-sample terms (µT) and its uncertainty (1σ, µT), when the
     /// filter knows it to medium accuracy or better and applies it.
-    static func candidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double)? {
+    static func candidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double, strength: Double?)? {
         let calibration = estimator.filter.filter.calibration
         guard estimator.frame.usesMagnetometer, calibration.accuracy >= 1, calibration.isApplied else { return nil }
         let learned = [calibration.offset.x.doubleValue, calibration.offset.y.doubleValue, calibration.offset.z.doubleValue]
-        return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty)
+        // The field it leaves, for the next start's check (`DeviceMotionEstimator`): the heading's
+        // reference strength, while the field is the Earth's.
+        let filter = estimator.filter
+        let strength = filter.hasHeading && !filter.isMagneticallyDisturbed ? filter.magneticReferenceNorm.doubleValue : nil
+        return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty, strength.flatMap { (10...100).contains($0) ? $0 : nil })
     }
 
     /// Whether the estimate is of a different offset than the stored one, not a worse estimate
@@ -84,7 +125,7 @@ public struct OnlineCalibrationSaver: Sendable {
     /// offset is taken as known to at the next start (`DeviceMotionEstimator`). Then the device's
     /// offset has moved (a magnetic case, a new mount, a phone's offset between uses: tens of
     /// µT), and the stored one, however well it was known, would start every later run wrong.
-    static func hasMoved(_ candidate: (offset: [Double], uncertainty: Double), from stored: BoardCalibration) -> Bool {
+    static func hasMoved(_ candidate: (offset: [Double], uncertainty: Double, strength: Double?), from stored: BoardCalibration) -> Bool {
         guard let offset = stored.magnetometerOffset, offset.count == 3, candidate.offset.count == 3 else { return true }
         let storedUncertainty = stored.magnetometerOffsetUncertainty ?? assumedStoredUncertainty
         let distance = zip(candidate.offset, offset).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
@@ -92,19 +133,30 @@ public struct OnlineCalibrationSaver: Sendable {
         return distance > bound
     }
 
-    private mutating func save(_ candidate: (offset: [Double], uncertainty: Double)) {
+    private mutating func save(_ offset: (offset: [Double], uncertainty: Double, strength: Double?)?, _ bias: [Double]?) {
         do throws(EngineError) {
             var stored = try BoardCalibration.load(path: path) ?? BoardCalibration()
-            let storedUncertainty = stored.magnetometerOffset == nil ? Double.infinity
-                : stored.magnetometerOffsetUncertainty ?? Self.assumedStoredUncertainty
-            guard candidate.uncertainty < storedUncertainty || Self.hasMoved(candidate, from: stored) else {
-                best = storedUncertainty
-                return
+            var changed = false
+            if let offset {
+                let storedUncertainty = stored.magnetometerOffset == nil ? Double.infinity
+                    : stored.magnetometerOffsetUncertainty ?? Self.assumedStoredUncertainty
+                if offset.uncertainty < storedUncertainty || Self.hasMoved(offset, from: stored) {
+                    stored.magnetometerOffset = offset.offset
+                    stored.magnetometerOffsetUncertainty = offset.uncertainty
+                    stored.magneticFieldStrength = offset.strength
+                    best = offset.uncertainty
+                    changed = true
+                } else {
+                    best = storedUncertainty
+                }
             }
-            stored.magnetometerOffset = candidate.offset
-            stored.magnetometerOffsetUncertainty = candidate.uncertainty
+            if let bias {
+                stored.gyroscopeBias = bias
+                changed = true
+            }
+            guard changed else { return }
             try stored.save(path: path, board: board)
-            best = candidate.uncertainty
+            if bias != nil { wroteBias = true }
             saves += 1
         } catch {
             failure = error

@@ -33,11 +33,15 @@ public struct DeviceMotionEstimator: Sendable {
     /// The stored soft iron, applied to every magnetometer sample (nil: none stored); internal
     /// for `OnlineCalibrationSaver`, which turns a learned offset back into raw terms with it.
     let softIron: SoftIronCorrection?
+    /// The field strength a stored offset left when it was saved, µT: checked against the first
+    /// magnetometer sample, then nil (see `checkStoredOffset`).
+    private var storedFieldStrength: Q32_32?
 
     /// - Parameter declination: degrees east, for `xTrueNorthZVertical` (from the World
     ///   Magnetic Model at the device's place and date).
     ///   - calibration: what `motionctl calibrate` stored for the board: the gyroscope bias
-    ///     and magnetometer offset start there (the offset with 5 µT of uncertainty); the
+    ///     and magnetometer offset start there (the offset with 5 µT of uncertainty, unless it
+    ///     no longer gives back the field strength it left: `checkStoredOffset`); the
     ///     accelerometer offset and scale and the magnetometer soft iron correct every sample.
     public init(frame: AttitudeReferenceFrame = .xArbitraryZVertical, settings: AttitudeFilterSettings = .init(), declination: Double = 0,
                 calibration: BoardCalibration? = nil) {
@@ -53,11 +57,33 @@ public struct DeviceMotionEstimator: Sendable {
                                           gyroscopeBias: vector(calibration?.gyroscopeBias))
         accelerometerCorrection = AccelerometerCorrection(calibration)
         softIron = SoftIronCorrection(calibration)
+        if calibration?.magnetometerOffset != nil, let strength = calibration?.magneticFieldStrength {
+            storedFieldStrength = Q32_32(strength)
+        }
         // True-north frame from magnetic: a field pointing to magnetic north lies `declination`
         // east of true north, i.e. turned by −declination about z (x north, y west, z up).
         let (sine, cosine) = Q32_32.sineCosine(Q32_32(-self.declination / 2))
         declinationRotation = FusionQuaternion(w: cosine, x: .zero, y: .zero, z: sine)
     }
+
+    /// A stored offset that no longer gives back the field strength it left when it was saved
+    /// has moved since: a phone's moves by tens of µT between uses (phone_attitude's iPhone 5:
+    /// 45 µT between two trials, which left 21 µT of a 41 µT field and started the heading
+    /// 100° off), a board's when it is put in a case or beside a new part. Started from as known
+    /// to 5 µT, the online calibration rejects the pairs that disagree with it (beyond 3σ) and
+    /// relearns only slowly. Beyond 15 % of the strength (the filter takes 10 % for a passing
+    /// disturbance; the Earth's field is the same wherever a board is used in one town, to a
+    /// few per cent indoors) it is relearned as a new device's offset (1σ 300 µT), from the
+    /// stored value. (`field`: the first magnetometer sample, µT, soft iron removed.)
+    private mutating func checkStoredOffset(_ field: FusionVector<Q32_32>, strength: Q32_32) {
+        let norm = filter.calibrated(field).squaredLength.squareRoot
+        let limit = strength * Self.storedStrengthTolerance
+        guard norm - strength > limit || strength - norm > limit else { return }
+        filter.doubtMagnetometerOffset(uncertainty: AttitudeFilterSettings().magnetometerOffsetUncertainty)
+    }
+
+    /// 15 %, see `checkStoredOffset`.
+    private static var storedStrengthTolerance: Q32_32 { Q32_32(numerator: 15, denominator: 100) }
 
     /// Takes one reading; returns the device motion when it was a gyroscope sample.
     public mutating func process(_ reading: SensorReading) -> DeviceMotion? {
@@ -82,6 +108,10 @@ public struct DeviceMotionEstimator: Sendable {
             if let softIron {  // (one test, `apply` inlined: `?.` and `??` copied it twice per sample)
                 field = softIron.apply(raw)
                 magneticField = Self.fixed(field)  // what `output` calibrates
+            }
+            if let strength = storedFieldStrength {
+                storedFieldStrength = nil
+                checkStoredOffset(field, strength: strength)
             }
             filter.update(magnetometer: field, dt: dt)
             if startHeading == nil, filter.hasHeading {

@@ -17,7 +17,7 @@ import FixedPoint
 /// bounce at one and two step periods for 2 s), and a call whose vehicle the device no longer
 /// feels (8 s without a car- or bicycle-like half-second, while a car's call is kept 60 s for
 /// red lights) holds nothing. Either way a bout still going is credited whole, its held steps
-/// at the times they happened (`heldSteps`); a bout going on when the call starts is not cut.
+/// at the times they happened (`HeldBout`); a bout going on when the call starts is not cut.
 public struct PedometerStage: Sendable {
     /// The step detector inside the activity classifier's tracker: the steps are the detector's,
     /// the vehicle call the classifier's (see the type's documentation).
@@ -30,17 +30,12 @@ public struct PedometerStage: Sendable {
     /// still, no bout). 8 s outlasts a bend or a roundabout. A walk is no car (its bounce is
     /// above the 1 m/s² of a car body's on its suspension); a walk that shakes a device like a
     /// handlebar's road ends the call by its rhythm instead. 8 s and the 2 s a bout takes to be
-    /// confirmed keep a walk's held steps within `heldSteps` (32: 10 s at a run's 3 steps/s).
+    /// confirmed keep a walk's held steps within the 32 `HeldBout` keeps exactly.
     private static let vehicleEvidenceBlocks = 16
 
-    /// Whether the detector's bout going on started while a vehicle was called: its steps are
-    /// held in `heldSteps` until the call ends (a walk) or the bout does (the road's shocks).
-    private var holdingBout = false
-    /// The held bout's steps (ns), oldest first; the newest 32 are kept (a walk ends the
-    /// call within about 4 s by its rhythm, which needs 2 s and a 2 s window, or within 10 s
-    /// by the vehicle's evidence: `vehicleEvidenceBlocks`).
-    private var heldSteps = InlineArray<32, Int64>(repeating: 0)
-    private var heldCount = 0
+    /// The detector's bout that started while a vehicle was called: held until the call ends
+    /// (a walk: credited whole) or the bout does (the road's shocks: dropped).
+    private var heldBout = HeldBout()
     /// A resume the detector's predictor reported while a vehicle was called, held with the
     /// bout: delivered if the call ends first, dropped with its pause otherwise.
     private var heldResume: Int64?
@@ -76,7 +71,7 @@ public struct PedometerStage: Sendable {
     }
 
     /// Whether a confirmed bout of steps is going on (it ends 2 s after the last step).
-    public var isWalking: Bool { tracker.isWalking && !holdingBout }
+    public var isWalking: Bool { tracker.isWalking && !heldBout.isHolding }
 
     /// Steps credited so far.
     public var numberOfSteps: Int { totals.numberOfSteps }
@@ -130,14 +125,13 @@ public struct PedometerStage: Sendable {
             // The call as of the previous reading: the detector runs before the classifier.
             let vehicle = inVehicle
             var boutStart: Int64?
-            var held = (steps: heldSteps, count: heldCount, holding: holdingBout, resume: heldResume)
+            var held = (bout: heldBout, resume: heldResume)
             _ = tracker.update(acceleration: acceleration, rotationRate: latestRotation, timeNanoseconds: time) { found in
                 switch found {
                 case .step(let stepTime):
-                    if !wasWalking, !held.holding, vehicle { held.holding = true; held.count = 0 }
-                    if held.holding {
-                        held.steps[held.count % 32] = stepTime
-                        held.count += 1
+                    if !wasWalking, !held.bout.isHolding, vehicle { held.bout.start() }
+                    if held.bout.isHolding {
+                        held.bout.append(stepTime)
                         return
                     }
                     if !wasWalking, boutStart == nil { boutStart = stepTime }
@@ -151,8 +145,8 @@ public struct PedometerStage: Sendable {
                     output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
                 }
             }
-            if held.holding, !tracker.isWalking {
-                held.holding = false  // the bout ended inside the vehicle: the road's shocks
+            if held.bout.isHolding, !tracker.isWalking {
+                held.bout.drop()  // the bout ended inside the vehicle: the road's shocks
             }
             if !inVehicle {
                 // The call ended (a gait's rhythm) or its vehicle is no longer felt, with the
@@ -161,17 +155,11 @@ public struct PedometerStage: Sendable {
                     output(.event(PedometerEvent(kind: .resume, timeNanoseconds: at, deliveredNanoseconds: time)))
                     held.resume = nil
                 }
-                if held.holding {
-                    let first = max(held.count - 32, 0)
-                    for index in first..<held.count {
-                        let stepTime = held.steps[index % 32]
-                        if index == first { boutStart = stepTime }
-                        output(book.credit(stepTime))
-                    }
-                    held.holding = false
+                if held.bout.isHolding, let first = held.bout.release({ output(book.credit($0)) }) {
+                    boutStart = first
                 }
             }
-            (heldSteps, heldCount, holdingBout, heldResume) = held
+            (heldBout, heldResume) = held
             totals = book
             if let boutStart, let lastPressureTime, lastPressureTime > boutStart {
                 // The climb since the bout's first step was on foot, though it was left out

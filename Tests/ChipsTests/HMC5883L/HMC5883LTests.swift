@@ -91,35 +91,13 @@ import Testing
     }
 }
 
-/// A register file that only stores what is written, as the kernel's i2c-stub does.
-private final class RegisterImage: I2CBus {
-    let name = "i2c-stub image"
-    var registers = [UInt8](repeating: 0, count: 256)
-
-    init(_ preload: [UInt8: [UInt8]]) {
-        for (start, bytes) in preload {
-            for (offset, byte) in bytes.enumerated() { registers[Int(start) + offset] = byte }
-        }
-    }
-
-    func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
-        guard address == 0x1E else { throw BusError(.noAcknowledge, bus: name, address: address, register: register) }
-        for offset in 0..<buffer.count { buffer[offset] = registers[(Int(register) + offset) & 0xFF] }
-    }
-
-    func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
-        guard address == 0x1E else { throw BusError(.noAcknowledge, bus: name, address: address, register: register) }
-        for (offset, value) in values.enumerated() { registers[(Int(register) + offset) & 0xFF] = value }
-    }
-}
-
 @Suite struct HMC5883LRegisterImageTests {
     /// The register image tools/kernel-level/init.sh preloads for the kernel's hmc5843 driver
     /// (Tests/KernelLevel pins what the kernel makes of it): 'H43', RDY, X = 1090, Z = −1090,
     /// Y = 0 counts, which the datasheet's 1090 LSB/G makes (100, 0, −100) µT. Our driver reads
     /// the same bytes as that; the kernel's 6.1 driver reads 1/100 of it (its scale quirk).
     @Test func theKernelLevelImageReadsAsTheDatasheetSays() throws {
-        let image = RegisterImage([0x0A: [0x48, 0x34, 0x33], 0x09: [0x01], 0x03: [0x04, 0x42, 0xFB, 0xBE, 0x00, 0x00]])
+        let image = RegisterImage(address: 0x1E, [0x0A: [0x48, 0x34, 0x33], 0x09: [0x01], 0x03: [0x04, 0x42, 0xFB, 0xBE, 0x00, 0x00]])
         let driver = try HMC5883LDriver(bus: image)
         #expect(image.registers[0...2] == [0x18, 0x20, 0x01])  // configuration A, gain 0x20, a single measurement started
         #expect(try driver.read(nowNanoseconds: 0) == nil)  // the stub never measures: the mode stays single

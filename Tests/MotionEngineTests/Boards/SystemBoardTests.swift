@@ -1,5 +1,6 @@
 import Chips
 import Foundation
+import MotionAlgorithms
 @testable import MotionEngine
 import SensorBus
 import Testing
@@ -100,6 +101,32 @@ import TestSupport
         let empty = [BusProbe(bus: 3, findings: try ChipProbe.probe(EmulatedI2CBus()))]
         #expect(!ProbedBoard.hasIMU(empty))
         #expect(ProbedBoard.boardFile(name: "x", probes: empty).contains("# no known chip answered on /dev/i2c-3"))
+    }
+
+    /// A mixed bus (GY-521, LIS2MDL at 0x1E, MMC5983MA at 0x30, BMP390 at 0x77 beside a BME280 at
+    /// 0x76): the probed board file names each chip's driver by its identity register and, with
+    /// its buses turned into the emulators, streams every sensor at once.
+    @Test func aMixedBusProbesIntoABoardThatRuns() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(MPU6050Emulator(), at: 0x68)
+        bus.attach(LIS2MDLEmulator(), at: 0x1E)
+        bus.attach(MMC5983MAEmulator(), at: 0x30)
+        bus.attach(BMP280Emulator(address: 0x76, chipID: 0x60), at: 0x76)
+        bus.attach(BMP388Emulator(address: 0x77, chipID: 0x60), at: 0x77)
+        let probes = [BusProbe(bus: 1, findings: try ChipProbe.probe(bus))]
+        #expect(ProbedBoard.hasIMU(probes))
+        let text = ProbedBoard.boardFile(name: "probed", probes: probes)
+        #expect(text.contains("[chip bmp388_1_77]   # BMP390") && text.contains("[chip lis2mdl_1_1e]   # LIS2MDL"), "\(text)")
+        let description = try BoardFileParser.parse(text, path: "probed")
+        #expect(description.chips.map(\.driver) == ["lis2mdl", "mmc5983ma", "mpu6050", "bmp280", "bmp388"])
+        #expect(description.chips.map(\.address) == [0x1E, 0x30, 0x68, 0x76, 0x77])
+        let emulated = try BoardFileParser.parse(text.replacingOccurrences(of: "bus = i2c-1", with: "bus = emulated"), path: "probed")
+        let runtime = try BoardRuntime(emulated, root: ProjectPaths.root, speed: 0)
+        var channels: [SensorChannel: Int] = [:]
+        try runtime.run(untilNanoseconds: 500_000_000) { channels[$0.value.channel, default: 0] += 1 }
+        #expect(channels[.accelerometer, default: 0] > 0 && channels[.gyroscope, default: 0] > 0)
+        #expect(channels[.magnetometer, default: 0] >= 2 * 45, "two magnetometers at 100 Hz: \(channels)")
+        #expect(channels[.barometer, default: 0] >= 12 + 12, "a BME280 (26 Hz) and a BMP390 (25 Hz): \(channels)")
     }
 
     /// Installed boards are under the install prefix of the image holding the code (here the

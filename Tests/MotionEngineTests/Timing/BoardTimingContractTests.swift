@@ -19,7 +19,8 @@ import TestSupport
 /// Then the faults: lost samples counted as drops and reported, none silent.
 @Suite struct BoardTimingContractTests {
     static let boards = ["sim-bmi160-bmp280", "sim-gy-521-bmp280", "sim-gy-521", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
-                         "sim-sense-hat", "sim-walker", "sim-ms5837", "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l"]
+                         "sim-sense-hat", "sim-walker", "sim-ms5837", "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l",
+                         "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388"]
     static let rates = [100, 400, 1000]
 
     static func description(_ board: String, rate: Int? = nil) throws -> BoardDescription {
