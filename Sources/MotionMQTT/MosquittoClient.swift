@@ -206,9 +206,12 @@ package final class MosquittoClient: @unchecked Sendable {
             events.disconnected("the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))")
             return
         }
+        // Subscribed before `connected` says so: a thread that saw it and published at once
+        // could otherwise get its message to the broker ahead of the SUBSCRIBE, and not back
+        // (OfflineQueueTests' probe was lost so under load).
+        for subscription in subscriptions { subscribe(subscription.pattern, qos: subscription.qos) }
         isConnected.store(true, ordering: .releasing)
         count(\.connects)
-        for subscription in subscriptions { subscribe(subscription.pattern, qos: subscription.qos) }
         for message in announcements { publish(topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain) }
         events.connected()
     }
