@@ -46,6 +46,8 @@ let package = Package(
                        providers: [.apt(["libmosquitto-dev"])]),
 
         .target(name: "FixedPoint", swiftSettings: strictSwift6),
+        // Synchronization.Mutex as ThreadSanitizer sees it also when contended (issue 22, Lock.swift).
+        .target(name: "Locking", swiftSettings: strictSwift6),
         .target(name: "MotionAlgorithms", dependencies: ["FixedPoint"], swiftSettings: strictSwift6),
         // The World Magnetic Model (declination for true north); standard library only, like FixedPoint.
         .target(name: "Geomagnetism", swiftSettings: strictSwift6),
@@ -62,21 +64,21 @@ let package = Package(
         // The motion manager's engine-facing core, shared by the Swift and C APIs: one engine thread
         // per board, subscriptions at their intervals, pull storage, start/stop. No Foundation
         // (standard library, Synchronization, Glibc), so the C library does not link it.
-        .target(name: "MotionManagerCore", dependencies: ["MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonClient", "MotionDaemonProtocol", "Geomagnetism"],
+        .target(name: "MotionManagerCore", dependencies: ["Locking", "MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonClient", "MotionDaemonProtocol", "Geomagnetism"],
                 swiftSettings: strictSwift6),
         // The Swift API: Core Motion's CMMotionManager and data types on a live board (Foundation
         // for OperationQueue and Core Motion's error protocols), wrapping MotionManagerCore.
-        .target(name: "OpenCoreMotion", dependencies: ["MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonProtocol", "MotionMQTT"],
+        .target(name: "OpenCoreMotion", dependencies: ["Locking", "MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint", "MotionDaemonProtocol", "MotionMQTT"],
                 swiftSettings: strictSwift6),
         // The C API: opencoremotion.h (COpenCoreMotion) implemented in Swift with @c @implementation,
         // so the compiler checks every function against the header.
         .target(name: "COpenCoreMotion"),
-        .target(name: "OpenCoreMotionC", dependencies: ["COpenCoreMotion", "MotionEngine", "Recordings", "MotionManagerCore", "MotionMQTT"],
+        .target(name: "OpenCoreMotionC", dependencies: ["Locking", "COpenCoreMotion", "MotionEngine", "Recordings", "MotionManagerCore", "MotionMQTT"],
                 swiftSettings: strictSwift6),
         .executableTarget(
             name: "motionctl",
             dependencies: [
-                "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol", "MotionDaemonClient", "MotionMQTT",
+                "Locking", "MotionEngine", "Recordings", "Chips", "LinuxI2C", "LinuxIIO", "Geomagnetism", "MotionDaemon", "MotionDaemonProtocol", "MotionDaemonClient", "MotionMQTT",
                 "MotionManagerCore",  // bench-batched
                 "OpenCoreMotion",  // timing --api
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,6 +95,7 @@ let package = Package(
         .executableTarget(name: "TiltSteering", dependencies: ["OpenCoreMotion"], path: "Examples/TiltSteering", swiftSettings: strictSwift6),
         .testTarget(name: "ExamplesTests", dependencies: ["SwingCounter", "TiltSteering", "OpenCoreMotion"], swiftSettings: strictSwift6),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift6),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strictSwift6),
         .testTarget(name: "FixedPointTests", dependencies: ["FixedPoint", "TestSupport"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "MotionAlgorithmsTests", dependencies: ["MotionAlgorithms", "TestSupport"],
@@ -102,14 +105,14 @@ let package = Package(
         .testTarget(name: "MotionEngineTests", dependencies: ["MotionEngine", "TestSupport", "COpenCoreMotion"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "ChipsTests", dependencies: ["Chips", "SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
-        .testTarget(name: "LinuxI2CTests", dependencies: ["LinuxI2C", "SensorBus", "CLibI2C", "Chips"],
+        .testTarget(name: "LinuxI2CTests", dependencies: ["Locking", "LinuxI2C", "SensorBus", "CLibI2C", "Chips"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "LinuxIIOTests", dependencies: ["LinuxIIO"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxGPIOTests", dependencies: ["LinuxGPIO"], swiftSettings: strictSwift6),
         .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism"], swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),
-        .testTarget(name: "OpenCoreMotionTests", dependencies: ["OpenCoreMotion", "TestSupport"],
+        .testTarget(name: "OpenCoreMotionTests", dependencies: ["Locking", "OpenCoreMotion", "TestSupport"],
                     swiftSettings: strictSwift6),
 
         // History on disk for the daemon (issue 9): pedometer, activity and the sensor recorder's
@@ -130,26 +133,26 @@ let package = Package(
         // over a Unix socket. The library is the daemon; tools/motiond its command line.
         // The client side (issue 9): a connection to motiond that reconnects and re-subscribes by
         // itself after a daemon restart. Standard library, Glibc and Synchronization only.
-        .target(name: "MotionDaemonClient", dependencies: ["MotionDaemonProtocol"], swiftSettings: strictSwift6),
-        .target(name: "MotionDaemon", dependencies: ["MotionDaemonProtocol", "MotionHistory", "MotionManagerCore", "MotionEngine", "MotionAlgorithms"],
+        .target(name: "MotionDaemonClient", dependencies: ["Locking", "MotionDaemonProtocol"], swiftSettings: strictSwift6),
+        .target(name: "MotionDaemon", dependencies: ["Locking", "MotionDaemonProtocol", "MotionHistory", "MotionManagerCore", "MotionEngine", "MotionAlgorithms"],
                 swiftSettings: strictSwift6),
         .executableTarget(name: "motiond", dependencies: ["MotionDaemon", "MotionMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/motiond", exclude: ["motiond.service", "motiond-sysusers.conf", "motiond-tmpfiles.conf", "policy.example"],
                           swiftSettings: strictSwift6),
         // The client of tools/soak-motiond.sh: streams at the highest rates, counts what is lost.
-        .executableTarget(name: "motiond-soak", dependencies: ["MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
+        .executableTarget(name: "motiond-soak", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
                           swiftSettings: strictSwift6),
         // The client and the APIs through the real motiond (restarts, history, authorization, recorder).
-        .testTarget(name: "MotionDaemonClientTests", dependencies: ["MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl"],
+        .testTarget(name: "MotionDaemonClientTests", dependencies: ["Locking", "MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl"],
                     swiftSettings: strictSwift6),
         // Starts the real motiond (and motionctl) on temporary sockets and history folders.
-        .testTarget(name: "MotionDaemonTests", dependencies: ["MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
+        .testTarget(name: "MotionDaemonTests", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
                     swiftSettings: strictSwift6),
         // Fleets through MQTT (issue 10): what a board computes, published to a broker through
         // libmosquitto (binary or JSON payloads, PAYLOADS.md), and the subscriber that decodes it.
         // The tests start a real mosquitto broker and kill -9 motionctl publishers.
-        .target(name: "MotionMQTT", dependencies: ["CMosquitto", "MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
+        .target(name: "MotionMQTT", dependencies: ["Locking", "CMosquitto", "MotionManagerCore", "MotionEngine", "MotionAlgorithms", "FixedPoint"],
                 exclude: ["PAYLOADS.md"], swiftSettings: strictSwift6),
-        .testTarget(name: "MotionMQTTTests", dependencies: ["MotionMQTT", "OpenCoreMotion", "OpenCoreMotionC", "COpenCoreMotion", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
+        .testTarget(name: "MotionMQTTTests", dependencies: ["Locking", "MotionMQTT", "OpenCoreMotion", "OpenCoreMotionC", "COpenCoreMotion", "motionctl", "TestSupport"], swiftSettings: strictSwift6),
     ]
 )

@@ -1,5 +1,6 @@
 package import MotionDaemonProtocol
 package import Synchronization
+import Locking
 
 /// What waits to be sent to one client: samples of each of its streams, bounded, and replies
 /// (answers to requests), never dropped. Producers (the engine thread's sinks, the history
@@ -61,7 +62,7 @@ package final class ClientOutbox: Sendable {
         var open = true
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let wakeup: Wakeup
     /// A query is being answered (one at a time per client).
     package let queryRunning = Atomic<Bool>(false)

@@ -4,6 +4,7 @@ import MotionEngine
 import MotionHistory
 import MotionManagerCore
 import Synchronization
+import Locking
 
 /// `motiond`: one board's sensors run from start to exit, their history kept
 /// (`HistoryRecorder`), and local clients served over a Unix socket (PROTOCOL.md).
@@ -39,8 +40,10 @@ package final class Daemon {
     private var storageCache: (measuredAt: Int64, uses: [StorageUse])?
     /// Accepting pauses until then (CLOCK_MONOTONIC ns) when even the spare descriptor is gone.
     var acceptPausedUntil: Int64 = 0
+    /// When `wallClockStepFile` was last read (CLOCK_MONOTONIC ns).
+    private var stepFileReadAt: Int64?
     /// Set by the history thread when it ends (nil: stopped as asked; text: why it failed).
-    private let historyEnded = Mutex<String??>(nil)
+    private let historyEnded = Lock<String??>(nil)
     private var historyThread = pthread_t()
 
     /// Loads the policy and the board, opens the history and the socket; nothing runs yet.
@@ -155,11 +158,28 @@ package final class Daemon {
         pthread_detach(thread)
     }
 
+    /// The clock test's simulated step of the wall clock: `file`'s ns, read at most every
+    /// 100 ms (a missing or unreadable file leaves the step as it was).
+    private func followSimulatedStep(_ file: String) {
+        let now = WallClock.engineNanoseconds
+        if let last = stepFileReadAt, now - last < 100_000_000 { return }
+        stepFileReadAt = now
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = read(descriptor, &bytes, bytes.count)
+        let text = String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).first
+        guard let text, let step = Int64(text) else { return }
+        WallClock.simulatedStepNanoseconds.store(step, ordering: .relaxed)
+    }
+
     // MARK: The poll loop
 
     private func pollLoop() -> Int32 {
         while true {
             DaemonLog.lines.flush()
+            if let file = configuration.wallClockStepFile { followSimulatedStep(file) }
             if let step = wallClockWatch.check(offsetNanoseconds: WallClock.offsetNanoseconds) { DaemonLog.say(step) }
             let now = WallClock.engineNanoseconds
             var descriptors = [pollfd(fd: acceptsConnections(now: now) ? listener.descriptor : -1, events: Int16(POLLIN), revents: 0),

@@ -21,6 +21,9 @@ package struct DaemonConfiguration: Sendable {
     /// answers are never dropped, so a client that sends requests and never reads the answers
     /// is held off by the kernel's socket buffers instead of the daemon's memory.
     package var unsentBytesLimit = 256 * 1024
+    /// For the clock test only: a file holding a step of the wall clock in ns, read every
+    /// 100 ms into `WallClock.simulatedStepNanoseconds` (nil: the real clock, always in use).
+    package var wallClockStepFile: String?
 
     package init() {}
 }

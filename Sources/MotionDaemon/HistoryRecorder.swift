@@ -4,7 +4,7 @@ import MotionDaemonProtocol
 import MotionEngine
 package import MotionHistory
 package import MotionManagerCore
-import Synchronization
+import Locking
 
 /// The coprocessor part of the daemon: the board's pedometer, activity classifier and 50 Hz
 /// accelerometer recorder, run from start to exit whether or not anyone listens, written to
@@ -61,10 +61,10 @@ package final class HistoryRecorder: Sendable {
         package var lastError: String?
     }
 
-    private let inbox = Mutex(Inbox())
-    private let statistics = Mutex(Statistics())
+    private let inbox = Lock(Inbox())
+    private let statistics = Lock(Statistics())
     /// The stages, touched only by the engine thread (the lock is never contended).
-    private let stages: Mutex<(pedometer: PedometerStage, activity: ActivityStage)>
+    private let stages: Lock<(pedometer: PedometerStage, activity: ActivityStage)>
     /// The store, handed to the history thread by `run`.
     private let storeBox: StoreBox
 
@@ -77,7 +77,7 @@ package final class HistoryRecorder: Sendable {
         do { profile = try PedometerProfile.load() } catch {
             throw DaemonError("the pedometer profile could not be read: \(error)", advice: "Fix or remove it (motionctl calibrate stride writes it).")
         }
-        stages = Mutex((PedometerStage(stride: profile.stride), ActivityStage()))
+        stages = Lock((PedometerStage(stride: profile.stride), ActivityStage()))
         // This daemon's engine is a new stream: its first sample starts a new continuity run
         // even after a restart quicker than two 50 Hz periods (the gap rule alone would join
         // it to the last daemon's run).

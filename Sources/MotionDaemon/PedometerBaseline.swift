@@ -1,7 +1,7 @@
 import MotionDaemonProtocol
 import MotionEngine
 import MotionManagerCore
-import Synchronization
+import Locking
 
 /// A pedometer stream that starts before the daemon did: the board's live counter has counted
 /// only since the daemon started, so each live update gets the stored history of the time
@@ -14,7 +14,7 @@ final class PedometerBaseline: Sendable {
         var base: PedometerRangeTotals?
         var waiting: PedometerSample?
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let outbox: ClientOutbox
     /// The stream's start, wire seconds (what every update says it counts from).
     private let from: Double

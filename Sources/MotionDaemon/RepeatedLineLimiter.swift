@@ -1,5 +1,5 @@
 import MotionManagerCore
-import Synchronization
+import Locking
 
 /// Keeps a failure that repeats from flooding the log: the first line of a kind is written at
 /// once, the same line again within `windowNanoseconds` is only counted, and when the window
@@ -24,14 +24,14 @@ package final class RepeatedLineLimiter: Sendable {
         var entries: [String: Entry] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let now: @Sendable () -> Int64
     private let write: @Sendable (String) -> Void
 
     /// `now`: a monotonic clock, ns (the tests' own); `write`: where a line goes.
     package init(windowNanoseconds: Int64 = 60_000_000_000, now: @escaping @Sendable () -> Int64 = { WallClock.engineNanoseconds },
                  write: @escaping @Sendable (String) -> Void) {
-        state = Mutex(State(windowNanoseconds: windowNanoseconds))
+        state = Lock(State(windowNanoseconds: windowNanoseconds))
         (self.now, self.write) = (now, write)
     }
 

@@ -1,6 +1,6 @@
 import Glibc
 public import MotionDaemonProtocol
-import Synchronization
+import Locking
 
 /// A connection to motiond for one API object (a motion manager, a pedometer, a recorder):
 /// streams delivered to handlers on the client's reader thread, queries answered to the
@@ -77,9 +77,9 @@ public final class DaemonClient: Sendable {
         }
     }
 
-    let state: Mutex<State>
+    let state: Lock<State>
     /// One query at a time: the daemon answers a second one with `busy`.
-    private let queryGate = Mutex(())
+    private let queryGate = Lock(())
 
     /// `OPENCOREMOTION_SOCKET`, else the system daemon's `/run/opencoremotion/motiond.sock`.
     public static var socketPath: String {
@@ -100,7 +100,7 @@ public final class DaemonClient: Sendable {
         let socket = try DaemonSocket.open(path: path, name: name)
         (self.path, self.name) = (path, name)
         (self.reconnectLimitSeconds, self.answerTimeoutSeconds) = (reconnectLimitSeconds, answerTimeoutSeconds)
-        state = Mutex(State(socket: socket, welcome: socket.welcome, readerRunning: true))
+        state = Lock(State(socket: socket, welcome: socket.welcome, readerRunning: true))
         spawnReader()
     }
 

@@ -1,6 +1,6 @@
 import Glibc
 import MotionDaemonProtocol
-import Synchronization
+import Locking
 
 /// The answer a caller waits for: the reader thread collects it (an accelerometer query comes
 /// in several frames) and posts a POSIX semaphore (no Foundation or Dispatch here).
@@ -10,7 +10,7 @@ import Synchronization
 /// never moved; `sem_post`/`sem_timedwait` are thread-safe by POSIX. Everything else is a Mutex.
 final class PendingAnswer: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
-    private let outcome = Mutex<(messages: [DaemonMessage], error: DaemonClientError?, done: Bool)>(([], nil, false))
+    private let outcome = Lock<(messages: [DaemonMessage], error: DaemonClientError?, done: Bool)>(([], nil, false))
 
     init() {
         semaphore = .allocate(capacity: 1)

@@ -1,7 +1,7 @@
 import Glibc
 import MotionAlgorithms
 import MotionManagerCore
-import Synchronization
+import Locking
 
 /// Altitude from a board's barometer, as `CMAltimeter` gives it: the height relative to the
 /// first reading since the tap started, from the international barometric formula
@@ -22,7 +22,7 @@ final class AltitudeTap: Sendable {
     init(board: LiveBoard, intervalNanoseconds: Int64, emit: @escaping @Sendable (Int64, Float, Float) -> Void) {
         self.board = board
         self.intervalNanoseconds = intervalNanoseconds
-        let state = Mutex(State())
+        let state = Lock(State())
         tap = ReadingTap(channels: [.barometer]) { event in
             guard case .reading(let reading) = event, case .pressure(let pressure) = reading.value else { return }
             let pascals = pressure.doubleValue

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One board's connection to the broker: the MQTT client with the board's will and
 /// announcements, its topics, and the numbering and encoding of each stream's messages.
@@ -9,7 +9,7 @@ package final class BoardConnection: Sendable {
     package let configuration: MQTTConfiguration
     let client: MosquittoClient
     private let topics: [String]
-    private let numbering = Mutex(Numbering())
+    private let numbering = Lock(Numbering())
 
     private struct Numbering {
         /// Next sequence number and messages published, by `MQTTStream.rawValue`.

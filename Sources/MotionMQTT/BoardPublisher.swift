@@ -2,7 +2,7 @@ import Glibc
 import MotionAlgorithms
 import MotionEngine
 import MotionManagerCore
-import Synchronization
+import Locking
 
 /// Publishes what one board computes to the broker: device motion at the configured rate,
 /// pedometer updates and pause/resume events, activity transitions, altitude when the board has
@@ -20,7 +20,7 @@ package final class BoardPublisher: Sendable {
     /// CLOCK_REALTIME − CLOCK_MONOTONIC when publishing started: every timestamp is moved by the
     /// same offset, so a wall-clock jump while publishing cannot reorder a stream.
     private let clockOffsetNanoseconds = WallClock.offsetNanoseconds
-    private let sources = Mutex(Sources())
+    private let sources = Lock(Sources())
 
     /// What runs the board in this process while publishing.
     private struct Sources {

@@ -1,6 +1,7 @@
 import CMosquitto
 import Glibc
 import Synchronization
+import Locking
 
 /// One connection to the broker through libmosquitto: connects in the background, reconnects
 /// with exponential backoff (`reconnect_min` … `reconnect_max` s) for as long as it lives, and
@@ -27,9 +28,9 @@ package final class MosquittoClient: @unchecked Sendable {
     /// queued to be sent or resent after a connect). Held across `mosquitto_publish` so the
     /// acknowledgement (on libmosquitto's thread, which never calls back from inside
     /// `mosquitto_publish` when it runs its own loop) cannot come first.
-    private let unacknowledged = Mutex(Set<Int32>())
+    private let unacknowledged = Lock(Set<Int32>())
 
-    private let tallies = Mutex(ConnectionCounts())
+    private let tallies = Lock(ConnectionCounts())
 
     /// What the owner hears, on libmosquitto's thread (keep it short).
     package struct Events: Sendable {
@@ -205,9 +206,12 @@ package final class MosquittoClient: @unchecked Sendable {
             events.disconnected("the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))")
             return
         }
+        // Subscribed before `connected` says so: a thread that saw it and published at once
+        // could otherwise get its message to the broker ahead of the SUBSCRIBE, and not back
+        // (OfflineQueueTests' probe was lost so under load).
+        for subscription in subscriptions { subscribe(subscription.pattern, qos: subscription.qos) }
         isConnected.store(true, ordering: .releasing)
         count(\.connects)
-        for subscription in subscriptions { subscribe(subscription.pattern, qos: subscription.qos) }
         for message in announcements { publish(topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain) }
         events.connected()
     }

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// Device motion of a board that publishes to the broker, with `CMHeadphoneMotionManager`'s
 /// semantics: the board connects and disconnects (its retained status, "online" or the
@@ -26,7 +26,7 @@ package final class RemoteDeviceMotion: Sendable {
     private let shared = Shared()
 
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Lock(State())
     }
 
     private struct State {

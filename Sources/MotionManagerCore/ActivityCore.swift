@@ -1,7 +1,7 @@
 package import MotionDaemonClient
 import MotionDaemonProtocol
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// What a motion-activity manager is, without Core Motion's classes: a board, its shared
 /// `BoardActivity` (opened for as long as this lives, so the board classifies from the moment
@@ -35,7 +35,7 @@ package final class ActivityCore: DaemonOrBoardCore, Sendable {
         var failure: MotionManagerError?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// An activity manager of the board file at `board` (resolved as `LiveBoard.resolve` does),
     /// or of the system's board when nil (motiond's when it runs: `DaemonBackend`). In-process,

@@ -1,7 +1,7 @@
 package import MotionAlgorithms
 package import MotionDaemonClient
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// What an altimeter is, without Core Motion's classes: a board, at most one running relative
 /// altitude subscription and one absolute altitude subscription (each with its own tap on the
@@ -59,7 +59,7 @@ package final class AltimeterCore: DaemonOrBoardCore, Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// An altimeter of the board file at `board` (resolved as `LiveBoard.resolve` does), or of
     /// the system's board when nil (motiond's when it runs: `DaemonBackend`; else the default

@@ -1,6 +1,7 @@
 package import MotionAlgorithms
 package import MotionEngine
 import Synchronization
+import Locking
 
 /// What an altimeter subscription receives, on the engine thread.
 package enum AltimeterFeed: Sendable {
@@ -25,11 +26,11 @@ package final class AltimeterSubscription: Sendable {
         var stage: AltitudeStage
         var schedule = AltitudeUpdateSchedule()
     }
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     package init(reference: AltitudeReference, sink: @escaping @Sendable (AltimeterSubscription, AltimeterFeed) -> Void) {
         self.sink = sink
-        state = Mutex(State(stage: AltitudeStage(reference: reference)))
+        state = Lock(State(stage: AltitudeStage(reference: reference)))
     }
 
     package var isLive: Bool { live.load(ordering: .acquiring) }

@@ -1,6 +1,7 @@
 package import MotionAlgorithms
 package import MotionEngine
 import Synchronization
+import Locking
 
 /// One batched stream of one `CMBatchedSensorManager` (or `ocm_batched_sensor_manager`), as the
 /// engine sees it: its queue of batches and what was lost, counted, never silently.
@@ -26,7 +27,7 @@ package final class BatchClient<Element: Sendable>: Sendable {
     /// For a pull client (Core Motion's `startAccelerometerUpdates()` without a handler): batches
     /// replace the latest one instead of queueing, so nothing is dropped for not reading.
     private let pull: Bool
-    private let latest = Mutex<[Element]?>(nil)
+    private let latest = Lock<[Element]?>(nil)
     /// Where batches go instead of the queue (motiond's client outboxes, which bound and count
     /// on their own), called on the engine thread.
     private let sink: (@Sendable (BatchClient<Element>, [Element]) -> Void)?

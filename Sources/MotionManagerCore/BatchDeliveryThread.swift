@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// The thread that hands one started batched stream's batches to its handler (a Swift closure, a
 /// C callback), so that a slow handler makes batches wait in the stream's bounded queue (and newer ones be dropped and
@@ -13,7 +13,7 @@ final class BatchDeliveryThread<Element: Sendable>: @unchecked Sendable {
     private let client: BatchClient<Element>
     private let deliver: @Sendable ([Element]?, MotionManagerError?) -> Void
     private let semaphore: UnsafeMutablePointer<sem_t>
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Lock<pthread_t?>(nil)
 
     /// Starts a thread for `client`: `deliver` gets each batch, or once (nil, the failure) if
     /// the board fails.

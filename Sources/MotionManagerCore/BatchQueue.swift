@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The batches a batched client has not taken yet, bounded: the engine thread pushes without
 /// ever waiting (a full queue drops the new batch, and the caller counts its samples), the
@@ -16,7 +16,7 @@ package final class BatchQueue<Element: Sendable>: Sendable {
         var waker: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     package init(capacity: Int) {
         self.capacity = max(1, capacity)

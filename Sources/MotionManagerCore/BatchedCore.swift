@@ -2,7 +2,7 @@ package import MotionAlgorithms
 package import MotionDaemonClient
 import MotionDaemonProtocol
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// What a batched sensor manager is, without Core Motion's classes: a board, its FIFO IMU's
 /// highest rate, and at most one running client per stream (accelerometer, device motion), kept
@@ -47,7 +47,7 @@ package final class BatchedCore: DaemonOrBoardCore, Sendable {
         var deviceMotion = Slot<DeviceMotion>()
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// A manager of the board file at `board` (resolved as `LiveBoard.resolve` does), or of the
     /// system's board when nil (motiond's when it runs: `DaemonBackend`; else `SystemBoard`'s).

@@ -1,6 +1,6 @@
 import MotionAlgorithms
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// One board's motion activity, shared by every activity manager of the board in the process
 /// (as the board's engine is): an `ActivityStage` fed every accelerometer and gyroscope reading
@@ -33,12 +33,12 @@ package final class BoardActivity: Sendable {
         var subscribers: [Subscriber] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// The engine tap while classifying.
     private let tap: SharedTap
     /// Held by the engine thread while it runs subscriptions' sinks, so that `unsubscribe` can
     /// wait until a sink running now has returned.
-    private let delivering = Mutex(())
+    private let delivering = Lock(())
 
     private init(board: LiveBoard) {
         self.board = board

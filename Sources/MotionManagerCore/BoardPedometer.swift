@@ -1,6 +1,6 @@
 import MotionAlgorithms
 import MotionEngine
-import Synchronization
+import Locking
 
 /// One board's pedometer, shared by every pedometer of the board in the process (as the board's
 /// engine is): a `PedometerStage` fed every accelerometer, gyroscope, barometer and thermometer
@@ -29,12 +29,12 @@ package final class BoardPedometer: Sendable {
         var subscribers: [Subscriber] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// The engine tap while counting.
     private let tap: SharedTap
     /// Held by the engine thread while it runs subscriptions' sinks, so that `unsubscribe` can
     /// wait until a sink running now has returned.
-    private let delivering = Mutex(())
+    private let delivering = Lock(())
 
     private init(board: LiveBoard) {
         self.board = board

@@ -2,7 +2,7 @@ import MotionAlgorithms
 import MotionDaemonClient
 import MotionDaemonProtocol
 import MotionEngine
-import Synchronization
+import Locking
 
 /// An altimeter's relative or absolute altitude updates on motiond: the daemon runs the same
 /// `AltitudeStage` and pace as an in-process start (its own stage per subscription), and the
@@ -16,7 +16,7 @@ enum DaemonAltimeter {
     static func subscribe(_ subscription: AltimeterSubscription, kind: AltimeterCore.Kind, reference: AltitudeReference,
                           on daemon: DaemonClient) throws(MotionManagerError) {
         let stream: WireStream = kind == .relative ? .relativeAltitude : .absoluteAltitude
-        let continuity = Mutex(RelativeAltitudeContinuity())
+        let continuity = Lock(RelativeAltitudeContinuity())
         do {
             try daemon.subscribeAltitude(stream, seaLevelPressure: reference.seaLevelKilopascals, uncertainty: reference.uncertaintyKilopascals) { delivery in
                 switch delivery {

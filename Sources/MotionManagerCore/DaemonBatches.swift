@@ -2,7 +2,7 @@ import MotionAlgorithms
 import MotionDaemonClient
 import MotionDaemonProtocol
 import MotionEngine
-import Synchronization
+import Locking
 
 /// A batched stream on motiond (protocol version 3): the daemon's batches, back in the engine's
 /// types, go into the core's own `BatchClient`, so that its queue, handler thread and counts
@@ -46,7 +46,7 @@ enum DaemonBatches {
     /// Subscribes `client` to `stream` on `daemon`; its queue ends with the error if the daemon
     /// ends the stream.
     static func subscribe<Element>(_ client: BatchClient<Element>, _ stream: Stream<Element>, on daemon: DaemonClient) throws(MotionManagerError) {
-        let loss = Mutex(Loss())
+        let loss = Lock(Loss())
         do {
             try daemon.subscribe(stream.wire) { delivery in
                 switch delivery {

@@ -2,6 +2,7 @@ import Glibc
 package import MotionAlgorithms
 package import MotionEngine
 import Synchronization
+import Locking
 
 /// One board, run live for the whole process: every motion manager opened on the same board
 /// file shares it (one engine per board per process: a chip can only be brought up and read by
@@ -28,7 +29,7 @@ package final class LiveBoard: Sendable {
         var thread: pthread_t?
     }
 
-    private let control = Mutex(Control())
+    private let control = Lock(Control())
 
     private init(path: String, description: BoardDescription) {
         self.path = path
@@ -38,7 +39,7 @@ package final class LiveBoard: Sendable {
 
     /// The boards opened so far, by resolved path: kept for the life of the process (an idle
     /// board is its parsed description and no thread).
-    private static let boards = Mutex<[String: LiveBoard]>([:])
+    private static let boards = Lock<[String: LiveBoard]>([:])
 
     /// The process's engine for the board file at `path` (resolved by `resolve`), loading the
     /// board file the first time.
@@ -308,7 +309,7 @@ enum Command: Sendable {
 /// `unchecked` is the raw pointer, which the compiler cannot prove is used only that way.
 final class Completion: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
-    private let outcome = Mutex<MotionManagerError?>(nil)
+    private let outcome = Lock<MotionManagerError?>(nil)
 
     init() {
         semaphore = .allocate(capacity: 1)

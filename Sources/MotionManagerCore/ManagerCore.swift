@@ -4,7 +4,7 @@ import MotionAlgorithms
 package import MotionDaemonClient
 import MotionDaemonProtocol
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// What a motion manager is, without Core Motion's classes: a board, the update interval of each
 /// of the four streams, their running subscriptions, the frame and declination of device motion,
@@ -32,7 +32,7 @@ package final class ManagerCore: DaemonOrBoardCore, Sendable {
     package static let minimumUpdateInterval = 0.01
 
     package let store = PullStore()
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var intervals: [Double] = Array(repeating: ManagerCore.minimumUpdateInterval, count: MotionStream.allCases.count)
@@ -243,7 +243,7 @@ package final class PullStore: Sendable {
         var dropped: [Int] = Array(repeating: 0, count: MotionStream.allCases.count)
     }
 
-    private let contents = Mutex(Contents())
+    private let contents = Lock(Contents())
 
     func keep(_ sample: MotionSample) {
         contents.withLock { $0.latest[sample.stream.rawValue] = sample }

@@ -2,7 +2,7 @@ import MotionAlgorithms
 package import MotionDaemonClient
 import MotionDaemonProtocol
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// What a pedometer is, without Core Motion's classes: a board, its shared `BoardPedometer`
 /// (opened for as long as this lives, so the board counts steps from the moment the first
@@ -35,7 +35,7 @@ package final class PedometerCore: DaemonOrBoardCore, Sendable {
         var failure: MotionManagerError?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// A pedometer of the board file at `board` (resolved as `LiveBoard.resolve` does), or of
     /// the system's board when nil (motiond's when it runs: `DaemonBackend`). In-process, it

@@ -1,13 +1,13 @@
 package import MotionAlgorithms
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// Sensor samples a live board lost (a FIFO overflow, a missed data-ready edge, a stalled
 /// reader) or read twice (withheld from the streams), per sensor channel, since the process
 /// first started the board: what the runtime counts, kept across engine sessions (each brings
 /// up a new runtime whose counts start at zero). Written by the engine thread, read by any.
 package final class SampleLossCounts: Sendable {
-    private let totals = Mutex([SampleLoss](repeating: SampleLoss(), count: SensorChannel.allCases.count))
+    private let totals = Lock([SampleLoss](repeating: SampleLoss(), count: SensorChannel.allCases.count))
 
     package init() {}
 

@@ -1,6 +1,6 @@
 import MotionAlgorithms
 import MotionEngine
-import Synchronization
+import Locking
 
 /// One `ReadingTap` on a board shared by the users of a stage that runs on the engine thread
 /// (a board's pedometer, its activity classifier): the first user's `start` adds it, the last
@@ -13,7 +13,7 @@ final class SharedTap: Sendable {
         /// The tap while running.
         var tap: ReadingTap?
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(board: LiveBoard, channels: Set<SensorChannel>) {
         self.board = board
@@ -66,7 +66,7 @@ final class SharedTap: Sendable {
 
 /// The process's one instance of `Value` per board (by board file path), made on first use.
 final class PerBoard<Value: Sendable>: Sendable {
-    private let instances = Mutex<[String: Value]>([:])
+    private let instances = Lock<[String: Value]>([:])
 
     func of(_ board: LiveBoard, make: (LiveBoard) -> Value) -> Value {
         instances.withLock { instances in

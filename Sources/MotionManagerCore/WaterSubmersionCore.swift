@@ -1,6 +1,6 @@
 package import MotionAlgorithms
 package import MotionEngine
-import Synchronization
+import Locking
 
 /// What a water-submersion manager receives, on the engine thread.
 package enum WaterSubmersionFeed: Sendable {
@@ -37,7 +37,7 @@ package final class WaterSubmersionCore: Sendable {
         var latest: WaterSubmersionTracker.Measurement?
         var failure: MotionManagerError?
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// A manager of the board file at `board` (nil: the system's board, `SystemBoard`). `waterDensity` in kg/m³ (1000 fresh, 1025 salt);
     /// `maximumDepth` in m (nil: the sensor's range in this water).

@@ -1,5 +1,5 @@
 import MotionManagerCore
-import Synchronization
+import Locking
 
 /// Waits for a batched client's next batch without holding a thread: the queue's waker resumes
 /// the continuation. A cancelled task stops waiting and gets `nil`.
@@ -29,7 +29,7 @@ func nextBatch<Element: Sendable>(_ queue: BatchQueue<Element>) async -> BatchQu
 final class BatchSource<Element: Sendable>: Sendable {
     private let start: @Sendable () throws(MotionManagerError) -> BatchClient<Element>
     private let stop: @Sendable (BatchClient<Element>) -> Void
-    private let client = Mutex<BatchClient<Element>?>(nil)
+    private let client = Lock<BatchClient<Element>?>(nil)
 
     init(start: @escaping @Sendable () throws(MotionManagerError) -> BatchClient<Element>,
          stop: @escaping @Sendable (BatchClient<Element>) -> Void) {

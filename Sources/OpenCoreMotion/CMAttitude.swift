@@ -1,5 +1,5 @@
 import MotionManagerCore
-import Synchronization
+import Locking
 
 /// Core Motion's `CMAttitude`: the device's orientation in the reference frame, as a unit
 /// quaternion that rotates device-axes vectors into the frame, with its rotation matrix and
@@ -7,10 +7,10 @@ import Synchronization
 ///
 /// Sendable: its one mutable state, the quaternion, lives in a Mutex.
 public final class CMAttitude: Sendable, CustomStringConvertible {
-    private let state: Mutex<CMQuaternion>
+    private let state: Lock<CMQuaternion>
 
     public init(quaternion: CMQuaternion) {
-        state = Mutex(quaternion)
+        state = Lock(quaternion)
     }
 
     public var quaternion: CMQuaternion { state.withLock { $0 } }

@@ -2,7 +2,7 @@ public import Foundation
 import MotionEngine
 import MotionManagerCore
 import MotionMQTT
-import Synchronization
+import Locking
 
 /// Core Motion's `CMHeadphoneMotionManagerDelegate`: the remote board connected or went away.
 /// Both methods have empty defaults (Apple's are optional). They run on the queue of the
@@ -40,7 +40,7 @@ public final class CMHeadphoneMotionManager: Sendable {
     private let configurationError: CMError?
     /// Where delegate calls go while no push handler runs.
     private let delegateQueue: OperationQueue
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// `@unchecked`: the delegate is not Sendable (Apple's protocol is not); the reference is
     /// only read and written under `state`'s lock, and its methods are called only on the

@@ -1,6 +1,6 @@
 public import Foundation
 package import MotionManagerCore
-import Synchronization
+import Locking
 
 /// Core Motion's `CMSensorRecorder`: the accelerometer recorded at 50 Hz by motiond into its
 /// 3-day history, read back by time range. Recording needs motiond (Core Motion's needs the
@@ -14,7 +14,7 @@ import Synchronization
 /// Thread-safe (Sendable); the connection to motiond reconnects by itself after a restart.
 public final class CMSensorRecorder: Sendable, CustomStringConvertible {
     package let core: SensorRecorderCore
-    private let failure = Mutex<CMError?>(nil)
+    private let failure = Lock<CMError?>(nil)
 
     /// A recorder using motiond at `daemonSocket` (default `OPENCOREMOTION_SOCKET`, else
     /// /run/opencoremotion/motiond.sock).

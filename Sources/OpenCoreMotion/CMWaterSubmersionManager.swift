@@ -1,6 +1,7 @@
 public import Foundation
 package import MotionManagerCore
 import Synchronization
+import Locking
 
 /// Core Motion's CMWaterSubmersionManagerDelegate: what a water-submersion manager reports.
 /// Its methods run on the manager's `delegateQueue` (serial), never on the engine thread. Not
@@ -39,7 +40,7 @@ public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
         // not), only read and written under the Mutex below and called only on `delegateQueue`.
         weak var value: (any CMWaterSubmersionManagerDelegate)?
     }
-    private let delegateBox = Mutex(WeakDelegate())
+    private let delegateBox = Lock(WeakDelegate())
 
     /// A manager of the board file at `board`, in water of `waterDensity` (kg/m³), rated to
     /// `maximumDepth` metres (nil: the depth sensor's range in that water). No board: the

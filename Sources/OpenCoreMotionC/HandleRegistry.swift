@@ -1,11 +1,11 @@
-import Synchronization
+import Locking
 
 /// The live handles given out to C callers. Every entry point looks its handle up here before
 /// touching it, so NULL, a closed handle or a stray pointer is answered with
 /// OCM_STATUS_INVALID_HANDLE instead of a crash (the pointer is compared, never dereferenced,
 /// until it is known to be ours).
 final class HandleRegistry<Object: AnyObject>: Sendable {
-    private let live = Mutex<Set<UInt>>([])  // handle addresses
+    private let live = Lock<Set<UInt>>([])  // handle addresses
 
     /// Retains `object` and returns its handle.
     func register(_ object: Object) -> UnsafeMutableRawPointer {

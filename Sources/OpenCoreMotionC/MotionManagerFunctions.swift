@@ -2,7 +2,7 @@ public import COpenCoreMotion
 import Glibc
 import MotionEngine
 import MotionManagerCore
-import Synchronization
+import Locking
 
 /// What an `ocm_motion_manager *` points to: the motion manager's core (MotionManagerCore, the
 /// same one `CMMotionManager` wraps, without Foundation) and the failure messages handed out for
@@ -21,7 +21,7 @@ final class MotionManagerHandle {
 /// `ocm_motion_manager_error_message` stays valid until `ocm_motion_manager_close` as promised.
 final class FailureMessages: Sendable {
     /// Addresses of malloc'ed C strings, oldest first (addresses: raw pointers are not Sendable).
-    private let messages = Mutex<[UInt]>([])
+    private let messages = Lock<[UInt]>([])
 
     func add(_ text: String) {
         guard let copy = CString.duplicate(text) else { return }

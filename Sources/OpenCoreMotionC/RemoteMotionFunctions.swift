@@ -1,7 +1,7 @@
 public import COpenCoreMotion
 import MotionManagerCore
 import MotionMQTT
-import Synchronization
+import Locking
 
 /// What an `ocm_remote_motion *` points to: the configuration, the board followed and, while
 /// started, the `RemoteDeviceMotion` feeding the callback (the same one `CMHeadphoneMotionManager`
@@ -9,7 +9,7 @@ import Synchronization
 final class RemoteMotionHandle: Sendable {
     let configuration: MQTTConfiguration
     let boardID: String
-    let running = Mutex<RemoteDeviceMotion?>(nil)
+    let running = Lock<RemoteDeviceMotion?>(nil)
 
     init(configuration: MQTTConfiguration, boardID: String) {
         self.configuration = configuration

@@ -1,7 +1,7 @@
 import CLibI2C
 import Glibc
 import LinuxI2C
-import Synchronization
+import Locking
 
 /// A stand-in for the kernel's i2c-dev: one device with a 256-byte register file at `address`,
 /// an address owned by a kernel driver (EBUSY), optional lack of plain-I2C support, and errno
@@ -21,7 +21,7 @@ final class FakeI2CKernel: Sendable {
     let address: UInt8
     let busyAddress: UInt8 = 0x77
     let plainI2C: Bool
-    let state = Mutex(State())
+    let state = Lock(State())
 
     init(address: UInt8 = 0x6A, plainI2C: Bool = true) {
         self.address = address

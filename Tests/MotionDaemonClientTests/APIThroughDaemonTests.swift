@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreMotion
-import Synchronization
+import Locking
 import Testing
 
 /// The Swift API on motiond: the same classes, the same shape of data as in-process, history
@@ -221,7 +221,7 @@ import Testing
 }
 
 private func query(_ pedometer: CMPedometer, from start: Date, to end: Date) throws -> CMPedometerData {
-    let answer = Mutex<Result<CMPedometerData, any Error>?>(nil)
+    let answer = Lock<Result<CMPedometerData, any Error>?>(nil)
     pedometer.queryPedometerData(from: start, to: end) { data, error in
         answer.withLock { $0 = data.map { .success($0) } ?? .failure(error ?? ClientTestError("no data, no error")) }
     }
@@ -230,7 +230,7 @@ private func query(_ pedometer: CMPedometer, from start: Date, to end: Date) thr
 }
 
 private func queryActivity(_ manager: CMMotionActivityManager, from start: Date, to end: Date) throws -> [CMMotionActivity] {
-    let answer = Mutex<Result<[CMMotionActivity], any Error>?>(nil)
+    let answer = Lock<Result<[CMMotionActivity], any Error>?>(nil)
     manager.queryActivityStarting(from: start, to: end, to: OperationQueue()) { records, error in
         answer.withLock { $0 = records.map { .success($0) } ?? .failure(error ?? ClientTestError("no records, no error")) }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import MotionDaemonClient
 import MotionDaemonProtocol
-import Synchronization
+import Locking
 import Testing
 
 /// The client on its own: streams, queries, a restart survived with the gap reported, and the
@@ -70,7 +70,7 @@ import Testing
         defer { client.close() }
         let outcomes = Collected<String>()
         let batches = Collected<Int>()
-        let asked = Mutex(false)
+        let asked = Lock(false)
         let started = Date()
         try client.subscribe(.accelerometer, interval: 0.01) { delivery in
             guard case .samples(let batch) = delivery else { return }

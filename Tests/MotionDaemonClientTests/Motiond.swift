@@ -1,6 +1,6 @@
 import Foundation
 import MotionDaemonClient
-import Synchronization
+import Locking
 import Testing
 
 /// The real `motiond` (built beside this test bundle) on a temporary socket, history folder and
@@ -93,7 +93,7 @@ func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
 
 /// A thread-safe list the handlers append to.
 final class Collected<Item: Sendable>: Sendable {
-    private let items = Mutex<[Item]>([])
+    private let items = Lock<[Item]>([])
     func append(_ item: Item) { items.withLock { $0.append(item) } }
     var all: [Item] { items.withLock { $0 } }
     var count: Int { items.withLock { $0.count } }

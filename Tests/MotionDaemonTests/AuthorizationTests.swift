@@ -32,7 +32,7 @@ import Testing
             let after = #expect(throws: DaemonError.self) { try link.receive() }
             #expect(after?.message.contains("closed") == true, "\(String(describing: after))")
         }
-        #expect(eventually(seconds: 10) { daemon.openSockets <= baseline }, "\(daemon.openSockets) sockets, \(baseline) before")
+        #expect(eventually(seconds: 60) { daemon.openSockets <= baseline }, "\(daemon.openSockets) sockets, \(baseline) before")
     }
 
     @Test func aLiveOnlyUserGetsStreamsButNoHistory() throws {

@@ -52,8 +52,9 @@ final class DaemonProcess: @unchecked Sendable {
         return folder.appendingPathComponent(name).path
     }
 
-    /// Starts motiond and waits until its socket answers (at most `timeout` s).
-    func start(timeout: Double = 20) throws {
+    /// Starts motiond and waits until its socket answers (at most `timeout` s: a guard against
+    /// a hang, not a bound on start-up time, which a loaded machine or a sanitizer stretches).
+    func start(timeout: Double = 60) throws {
         logPipe.fileHandleForReading.readabilityHandler = nil
         logPipe = Pipe()
         logPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -124,7 +125,9 @@ final class DaemonProcess: @unchecked Sendable {
 
     func connect(_ name: String) throws -> DaemonLink {
         let link = try DaemonLink(path: socket, name: name)
-        link.setReceiveTimeout(10)
+        // A minute without a frame is a hang; anything shorter would be a latency bound, and
+        // those belong in benchmarks (docs/timing.md).
+        link.setReceiveTimeout(60)
         return link
     }
 

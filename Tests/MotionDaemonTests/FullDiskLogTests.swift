@@ -36,7 +36,7 @@ import Testing
         while write(descriptor, block, block.count) > 0 {}
         close(descriptor)
         // 8 commits fail (one a second); a 4 s window allows the first line and 2 summaries.
-        let failing = eventually(seconds: 10) { daemon.log.contains("No space left on device") }
+        let failing = eventually(seconds: 60) { daemon.log.contains("No space left on device") }
         #expect(failing, "\(daemon.log)")
         Thread.sleep(forTimeInterval: 8)
         let lines = daemon.log.split(separator: "\n").filter { $0.contains("No space left on device") }
@@ -47,6 +47,6 @@ import Testing
         let link = try daemon.connect("during the full disk")
         guard case .status = try link.ask({ .status(request: $0) }) else { throw DaemonTestError("no status") }
         unlink(filler)
-        #expect(eventually(seconds: 10) { daemon.log.contains("history: commits work again after") }, "\(daemon.log.suffix(1500))")
+        #expect(eventually(seconds: 60) { daemon.log.contains("history: commits work again after") }, "\(daemon.log.suffix(1500))")
     }
 }

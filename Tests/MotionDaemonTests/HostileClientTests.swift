@@ -7,7 +7,10 @@ import Testing
 /// frames, a client that never reads. Each asserts what the daemon holds (descriptors, memory)
 /// and that an honest client beside the attack is answered every time, without an error. The
 /// latencies are printed, not asserted tighter than "answered": a loaded 2-core CI machine
-/// stretches them, and timing claims belong in benchmarks.
+/// stretches them, and timing claims belong in benchmarks (the honest client's p99 during 1 000
+/// hostile connection attempts: tools/benchmarks/motiond_hostile.py, docs/motiond.md). Every
+/// wait here is a minute, a guard against a hang; what is asserted is counted (descriptors,
+/// sockets, bytes, answers, messages), never how long something took.
 @Suite(.serialized) struct HostileClientTests {
     /// 3 000 connections from one user: past the per-user limit each is refused with the reason
     /// and closed as it is accepted, so the daemon holds no more descriptors than the limit
@@ -29,7 +32,7 @@ import Testing
         crowd.reserveCapacity(count)
         for _ in 0..<count { crowd.append(try RawConnection(path: daemon.socket)) }
         // The last connection was refused with the reason (the daemon accepts in order).
-        let (messages, closed) = try crowd[count - 1].readUntilClosed(seconds: 10)
+        let (messages, closed) = try crowd[count - 1].readUntilClosed(seconds: 60)
         guard case .error(0, .notAvailable, let message, let advice)? = messages.first else {
             throw DaemonTestError("connection \(count) got \(messages)")
         }
@@ -45,7 +48,7 @@ import Testing
         }
         honest.waitForAnswers(5)
         crowd.removeAll()
-        #expect(eventually(seconds: 10) { daemon.openSockets <= baseline }, "\(daemon.openSockets) sockets after, \(baseline) before")
+        #expect(eventually(seconds: 60) { daemon.openSockets <= baseline }, "\(daemon.openSockets) sockets after, \(baseline) before")
         let (latencies, errors) = honest.stop()
         print("honest client during the crowd: \(latencySummary(latencies))")
         #expect(errors.isEmpty, "\(errors)")
@@ -68,22 +71,25 @@ import Testing
         let started = Date()
         let silent = try (0..<200).map { _ in try RawConnection(path: daemon.socket) }
         let hello = ClientMessage.hello(version: Framing.version, name: "slow").frame.bytes
+        // The dripped hello is long (a 240-byte name: a minute at a byte every 250 ms), so that
+        // what stops the drip is the daemon closing, however late a loaded machine lets it.
+        let longHello = ClientMessage.hello(version: Framing.version, name: String(repeating: "s", count: 240)).frame.bytes
         let halfHello = try RawConnection(path: daemon.socket)
         halfHello.send(Array(hello.prefix(6)))
         let halfRequest = try RawConnection(path: daemon.socket)
         halfRequest.send(hello + Array(ClientMessage.status(request: 1).frame.bytes.prefix(6)))
-        // A byte every 250 ms: a hello of about 20 bytes would take 5 s.
+        // A byte every 250 ms.
         let dripper = try RawConnection(path: daemon.socket)
         var dripped = 0
-        while dripped < hello.count, Date().timeIntervalSince(started) < 10, dripper.send([hello[dripped]]) {
+        while dripped < longHello.count, dripper.send([longHello[dripped]]) {
             dripped += 1
             usleep(250_000)
         }
-        #expect(dripped < hello.count, "the whole hello was taken a byte at a time")
+        #expect(dripped < longHello.count, "the whole hello was taken a byte at a time")
         for (name, connection, expected) in [("half a hello", halfHello, "No hello within 1 s"), ("a dripped hello", dripper, "No hello within 1 s"),
                                              ("half a request", halfRequest, "Only 6 bytes of a frame arrived within 1 s"),
                                              ("a silent connection", silent[0], "No hello within 1 s")] {
-            let (messages, closed) = try connection.readUntilClosed(seconds: 10)
+            let (messages, closed) = try connection.readUntilClosed(seconds: 60)
             let refusal = messages.compactMap { message -> String? in
                 if case .error(0, .badRequest, let text, _) = message { return text }
                 return nil
@@ -91,9 +97,9 @@ import Testing
             #expect(closed && refusal.count == 1 && refusal[0].hasPrefix(expected), "\(name): \(messages), closed \(closed)")
         }
         #expect(Date().timeIntervalSince(started) >= 1, "closed before the deadline")
-        #expect(eventually(seconds: 10) { daemon.openSockets <= baseline }, "\(daemon.openSockets) sockets after, \(baseline) before")
+        #expect(eventually(seconds: 60) { daemon.openSockets <= baseline }, "\(daemon.openSockets) sockets after, \(baseline) before")
         for connection in silent.dropFirst() {
-            let (_, closed) = try connection.readUntilClosed(seconds: 10)
+            let (_, closed) = try connection.readUntilClosed(seconds: 60)
             #expect(closed)
         }
         honest.waitForAnswers(3)
@@ -131,7 +137,7 @@ import Testing
         var reader = FrameReader()
         var answers: [DaemonMessage] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)  // a hang, not a latency
         setsockopt(connection.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         while !answers.contains(where: { if case .status(99, _) = $0 { true } else { false } }) {
             let count = recv(connection.descriptor, &buffer, buffer.count, 0)
@@ -168,7 +174,7 @@ import Testing
         for (name, bytes) in closing {
             let attacker = try RawConnection(path: daemon.socket)
             attacker.send(bytes)
-            let (messages, closed) = try attacker.readUntilClosed(seconds: 10)
+            let (messages, closed) = try attacker.readUntilClosed(seconds: 60)
             let refused = messages.contains { if case .error(0, .badRequest, _, let advice) = $0 { !advice.isEmpty } else { false } }
             #expect(closed && refused, "\(name): \(messages)")
         }
@@ -176,7 +182,7 @@ import Testing
         let longest = try RawConnection(path: daemon.socket)
         longest.send(longHello)
         shutdown(longest.descriptor, Int32(SHUT_WR))
-        let (welcome, _) = try longest.readUntilClosed(seconds: 10)
+        let (welcome, _) = try longest.readUntilClosed(seconds: 60)
         #expect(welcome.contains { if case .welcome = $0 { true } else { false } }, "\(welcome)")
         honest.waitForAnswers(3)
         let (latencies, errors) = honest.stop()
@@ -204,23 +210,25 @@ import Testing
         greedy.send(requests)
         // Status answers are the largest a request can ask for again and again.
         let status = (0..<512).flatMap { ClientMessage.status(request: UInt32(100 + $0)).frame.bytes }
+        // It sends until the socket has taken nothing for 3 s in a row: the daemon has stopped
+        // reading it. A daemon that read every request would go on taking them and the minute
+        // would run out; how soon it stops depends on the load, and is not asserted.
         let started = Date()
+        var lastTaken = Date()
         var taken = 0
-        while Date().timeIntervalSince(started) < 4 {
+        while Date().timeIntervalSince(lastTaken) < 3, Date().timeIntervalSince(started) < 60 {
             let sent = greedy.sendWithoutWaiting(status)
             taken += sent
-            if sent == 0 { usleep(10_000) }
+            if sent > 0 { lastTaken = Date() } else { usleep(10_000) }
         }
-        // The daemon reads none of it any more: the socket still takes nothing seconds later.
-        Thread.sleep(forTimeInterval: 3)
-        #expect(greedy.sendWithoutWaiting(status) == 0, "motiond went on reading the requests of a client that reads no answer")
+        #expect(Date().timeIntervalSince(lastTaken) >= 3, "motiond went on reading the requests of a client that reads no answer")
         let after = daemon.residentBytes
-        print("never-reading client: the socket took \(taken / 13) status requests in 4 s; motiond's resident memory \(before / 1024) KiB before, \(after / 1024) KiB after")
+        print("never-reading client: the socket took \(taken / 13) status requests; motiond's resident memory \(before / 1024) KiB before, \(after / 1024) KiB after")
         #expect(after - before < 8 << 20, "motiond grew by \((after - before) / 1024) KiB")
         // It was counted as dropping samples, and the daemon still answers everyone else.
         let link = try daemon.connect("observer")
         var greedyStatus: ClientStatus?
-        let dropped = eventually(seconds: 15) {
+        let dropped = eventually(seconds: 60) {
             guard case .status(_, let current)? = try? link.ask({ .status(request: $0) }) else { return false }
             greedyStatus = current.clients.first { $0.name == "never reads" }
             return (greedyStatus?.dropped ?? 0) > 0
@@ -246,11 +254,16 @@ extension HostileClientTests {
         try daemon.start()
         let honest = try HonestClient(socket: daemon.socket)
         honest.waitForAnswers(3)
+        // The daemon's CPU time over 2 idle seconds, the measure of "no busy loop" below: the
+        // engine's own work (larger under a sanitizer) is not a spin.
+        let idleStart = daemon.processorSeconds
+        Thread.sleep(forTimeInterval: 2)
+        let idle = daemon.processorSeconds - idleStart
         let hello = ClientMessage.hello(version: Framing.version, name: "crowd").frame.bytes
         let held = try (0..<60).map { _ in try RawConnection(path: daemon.socket) }
         for connection in held { connection.send(hello) }
         // Each is welcome, or refused and closed: none left waiting.
-        #expect(eventually(seconds: 10) {
+        #expect(eventually(seconds: 60) {
             for connection in held { try? connection.readAvailable() }
             return held.allSatisfy { $0.closed || !$0.received.isEmpty }
         })
@@ -265,13 +278,13 @@ extension HostileClientTests {
         let before = daemon.processorSeconds
         for _ in 0..<2 {
             let connection = try RawConnection(path: daemon.socket)
-            let (messages, closed) = try connection.readUntilClosed(seconds: 10)
+            let (messages, closed) = try connection.readUntilClosed(seconds: 60)
             #expect(closed && messages.count == 1, "\(messages)")
         }
         Thread.sleep(forTimeInterval: 2)
         let used = daemon.processorSeconds - before
-        print("out of descriptors after \(welcomed) connections: motiond used \(String(format: "%.2f", used)) s of CPU in the next 2 s")
-        #expect(used < 1, "motiond spun: \(used) s of CPU in 2 s")
+        print("out of descriptors after \(welcomed) connections: motiond used \(String(format: "%.2f", used)) s of CPU in the next 2 s (\(String(format: "%.2f", idle)) s idle)")
+        #expect(used < idle + 1, "motiond spun: \(used) s of CPU in 2 s, \(idle) s when idle")
         honest.waitForAnswers(3)
         let (latencies, errors) = honest.stop()
         #expect(errors.isEmpty && latencies.count >= 6, "\(errors)")

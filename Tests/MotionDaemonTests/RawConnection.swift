@@ -1,7 +1,7 @@
 import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
-import Synchronization
+import Locking
 
 /// A bare Unix socket to motiond, for what no client library does: connect and say nothing,
 /// send part of a frame, send hostile bytes, never read.
@@ -103,12 +103,12 @@ final class HonestClient: Sendable {
         var running = true
     }
 
-    private let record = Mutex(Record())
-    private let finished = Mutex(false)
+    private let record = Lock(Record())
+    private let finished = Lock(false)
 
     init(socket: String) throws {
         let link = try DaemonLink(path: socket, name: "honest")
-        link.setReceiveTimeout(10)
+        link.setReceiveTimeout(60)  // an answer later than a minute is a hang; the latencies are printed
         let box = LinkBox(link)
         Thread.detachNewThread { [self] in
             defer { finished.withLock { $0 = true } }
@@ -137,8 +137,9 @@ final class HonestClient: Sendable {
         return record.withLock { ($0.latencies, $0.errors) }
     }
 
-    /// Waits until `count` more answers came (at most `seconds`).
-    func waitForAnswers(_ count: Int, seconds: Double = 20) {
+    /// Waits until `count` more answers came (at most `seconds`: against a hang; the callers
+    /// check the answers' count and errors after).
+    func waitForAnswers(_ count: Int, seconds: Double = 60) {
         let target = answered + count
         let deadline = Date().addingTimeInterval(seconds)
         while answered < target, Date() < deadline, record.withLock({ $0.errors.isEmpty }) { usleep(10_000) }

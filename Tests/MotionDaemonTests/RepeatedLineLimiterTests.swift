@@ -1,5 +1,6 @@
 import MotionDaemon
 import Synchronization
+import Locking
 import Testing
 
 /// The log's repeat limit on a clock of the test's own: a failure that repeats is one line and
@@ -8,7 +9,7 @@ import Testing
     /// A log with a settable clock, keeping what it writes.
     final class Log: Sendable {
         let time = Atomic<Int64>(0)
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         var limiter: RepeatedLineLimiter {
             RepeatedLineLimiter(windowNanoseconds: 60_000_000_000, now: { [self] in time.load(ordering: .relaxed) },
                                 write: { [self] line in lines.withLock { $0.append(line) } })

@@ -1,6 +1,6 @@
 import Foundation
 @testable import MotionMQTT
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -27,7 +27,7 @@ enum BrokerFixtures {
         return copy
     }
 
-    private static let copying = Mutex(())
+    private static let copying = Lock(())
 
     static let privateBoards = NSTemporaryDirectory() + "ocm-mqtt-boards-\(getpid())"
 
@@ -59,7 +59,7 @@ enum BrokerFixtures {
 
 /// Every message a subscriber received, in arrival order.
 final class Recorder: Sendable {
-    private let received = Mutex<[MotionSubscriber.Received]>([])
+    private let received = Lock<[MotionSubscriber.Received]>([])
 
     func take(_ message: MotionSubscriber.Received) { received.withLock { $0.append(message) } }
 

@@ -1,14 +1,14 @@
 import Foundation
 @testable import MotionMQTT
 import OpenCoreMotion
-import Synchronization
+import Locking
 import Testing
 
 /// `CMHeadphoneMotionManager` fed from the broker by a board publishing in this process.
 @Suite(.serialized)
 struct HeadphoneMotionTests {
     final class Events: CMHeadphoneMotionManagerDelegate {
-        let log = Mutex<[String]>([])
+        let log = Lock<[String]>([])
         func headphoneMotionManagerDidConnect(_ manager: CMHeadphoneMotionManager) { log.withLock { $0.append("connect") } }
         func headphoneMotionManagerDidDisconnect(_ manager: CMHeadphoneMotionManager) { log.withLock { $0.append("disconnect") } }
     }
@@ -25,8 +25,8 @@ struct HeadphoneMotionTests {
         #expect(manager.isDeviceMotionAvailable)
         let events = Events()
         manager.delegate = events
-        let samples = Mutex<[CMDeviceMotion]>([])
-        let errors = Mutex<[String]>([])
+        let samples = Lock<[CMDeviceMotion]>([])
+        let errors = Lock<[String]>([])
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         manager.startDeviceMotionUpdates(to: queue) { motion, error in
@@ -68,7 +68,7 @@ struct HeadphoneMotionTests {
     @Test func anUnreadableConfigurationMakesRemoteMotionUnavailableAndSaysWhy() {
         let manager = CMHeadphoneMotionManager(configurationFile: "/nonexistent/mqtt.conf", boardID: "x")
         #expect(!manager.isDeviceMotionAvailable)
-        let message = Mutex<String?>(nil)
+        let message = Lock<String?>(nil)
         manager.startDeviceMotionUpdates(to: OperationQueue()) { _, error in message.withLock { $0 = error.map { "\($0)" } } }
         #expect(BrokerFixtures.wait { message.withLock { $0 } != nil })
         #expect(message.withLock { $0?.contains("/nonexistent/mqtt.conf") } == true)
@@ -100,7 +100,7 @@ struct HeadphoneMotionTests {
         #expect(manager.isConnected && manager.deviceMotion == nil, "connection status alone keeps no samples")
         // Device motion started meanwhile shares the subscription: no second connect, and its
         // first sample is the attitude reference.
-        let samples = Mutex<[CMDeviceMotion]>([])
+        let samples = Lock<[CMDeviceMotion]>([])
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         manager.startDeviceMotionUpdates(to: queue) { motion, _ in if let motion { samples.withLock { $0.append(motion) } } }

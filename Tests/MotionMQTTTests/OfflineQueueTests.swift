@@ -1,6 +1,6 @@
 import Foundation
 @testable import MotionMQTT
-import Synchronization
+import Locking
 import Testing
 
 /// The client's behaviour while the broker is away, against a real mosquitto that is down,
@@ -15,7 +15,7 @@ struct OfflineQueueTests {
         var settings = BrokerFixtures.configuration(broker).broker
         // A durable subscriber (its session and subscription kept in the broker's persistence
         // across the restart) sees what the broker received: the queue's contents.
-        let received = Mutex<[(topic: String, payload: [UInt8])]>([])
+        let received = Lock<[(topic: String, payload: [UInt8])]>([])
         var heard = MosquittoClient.Events()
         heard.message = { topic, payload, _ in received.withLock { $0.append((topic, payload)) } }
         let subscriber = try MosquittoClient(clientID: "test-offline-queue-subscriber", cleanSession: false, broker: settings, will: nil,
@@ -29,7 +29,7 @@ struct OfflineQueueTests {
         broker.stop()
 
         settings.maxQueuedMessages = 5
-        let refusals = Mutex(0)
+        let refusals = Lock(0)
         var events = MosquittoClient.Events()
         events.disconnected = { _ in refusals.withLock { $0 += 1 } }
         let client = try MosquittoClient(clientID: "test-offline-queue", cleanSession: true, broker: settings, will: nil, events: events)

@@ -2,7 +2,7 @@ import COpenCoreMotion
 import Foundation
 @testable import MotionMQTT
 import OpenCoreMotionC
-import Synchronization
+import Locking
 import Testing
 
 /// The C API's remote device motion (opencoremotion.h, `ocm_remote_motion_*`), called as a C
@@ -11,10 +11,10 @@ import Testing
 struct RemoteMotionCAPITests {
     /// What the C callback saw; reached through its `user_data`.
     final class Seen: Sendable {
-        let events = Mutex<[ocm_remote_event]>([])
-        let samples = Mutex<[ocm_device_motion_data]>([])
+        let events = Lock<[ocm_remote_event]>([])
+        let samples = Lock<[ocm_device_motion_data]>([])
         /// ocm_last_error_message() in the callback of a disconnect (it is per thread).
-        let reason = Mutex<String?>(nil)
+        let reason = Lock<String?>(nil)
     }
 
     @Test func cCallersGetEventsAndRelativeAttitude() throws {

@@ -1,12 +1,12 @@
 import Foundation
 import OpenCoreMotion
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
 /// What an activity handler received, each with the wall-clock time it arrived (nil: a failure).
 final class ActivityArrivals: Sendable {
-    private let items = Mutex<[(activity: CMMotionActivity?, arrived: Date)]>([])
+    private let items = Lock<[(activity: CMMotionActivity?, arrived: Date)]>([])
 
     func handle(_ activity: CMMotionActivity?) { items.withLock { $0.append((activity, Date())) } }
 

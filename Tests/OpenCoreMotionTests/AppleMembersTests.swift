@@ -2,7 +2,7 @@ import Foundation
 // `public`: this package builds with InternalImportsByDefault, and the iOS-style extension
 // below has public members (an app in plain Swift 6 mode imports publicly already).
 public import OpenCoreMotion
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -46,9 +46,9 @@ final class HeadTracker: NSObject, CMHeadphoneMotionManagerDelegate {
 }
 
 /// A water-submersion delegate as a watchOS app writes one: not Sendable either.
-/// (Its one counter sits in a Mutex only because the test reads it from another thread.)
+/// (Its one counter sits in a Lock only because the test reads it from another thread.)
 final class DiveComputer: NSObject, CMWaterSubmersionManagerDelegate {
-    let measurements = Mutex(0)
+    let measurements = Lock(0)
     func manager(_ manager: CMWaterSubmersionManager, didUpdate event: CMWaterSubmersionEvent) {}
     func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterSubmersionMeasurement) {
         measurements.withLock { $0 += 1 }

@@ -1,7 +1,7 @@
 import Foundation
 import MotionEngine
 import OpenCoreMotion
-import Synchronization
+import Locking
 import Testing
 
 /// A 100 Hz accelerometer client while a batched client comes and goes on the same board: the
@@ -20,7 +20,7 @@ import Testing
         let path = try isolatedBoard("sim-gy-521.board")
         let manager = CMMotionManager(board: path)
         manager.accelerometerUpdateInterval = 0.01
-        let stamps = Mutex<[Int64]>([])
+        let stamps = Lock<[Int64]>([])
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let dispatchQueue = DispatchQueue(label: "BatchedRateSwitchTests")  // a thread of its own (see ClientTimingTests)

@@ -1,7 +1,7 @@
 import Foundation
 import MotionEngine
 import OpenCoreMotion
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -21,7 +21,7 @@ import Testing
         let manager = CMMotionManager(board: "\(ProjectPaths.root)/boards/\(board).board")
         manager.accelerometerUpdateInterval = 0.01
         let period: Int64 = 10_000_000  // each board's IMU: rate = 100
-        let timestamps = Mutex<[Int64]>([])
+        let timestamps = Lock<[Int64]>([])
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let dispatchQueue = DispatchQueue(label: "ClientTimingTests")  // a thread of its own, as an app that may block would

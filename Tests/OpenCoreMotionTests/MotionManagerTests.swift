@@ -1,14 +1,14 @@
 import Foundation
 import OpenCoreMotion
-import Synchronization
+import Locking
 import MotionEngine
 import TestSupport
 import Testing
 
 /// What a push handler received, collected from its queue.
 final class Received<Data: Sendable>: Sendable {
-    private let items = Mutex<[Data]>([])
-    private let errors = Mutex<[any Error]>([])
+    private let items = Lock<[Data]>([])
+    private let errors = Lock<[any Error]>([])
 
     func handle(_ data: Data?, _ error: (any Error)?) {
         if let data { items.withLock { $0.append(data) } }
@@ -253,7 +253,7 @@ func missingSamples(_ timestamps: [Int64], period: Int64) -> Int {
     @Test func aSlowHandlerDropsUpdatesInsteadOfSlowingTheEngine() async throws {
         let manager = CMMotionManager(board: board("sim-gy-521.board"))
         manager.accelerometerUpdateInterval = 0.01
-        let handled = Mutex(0)
+        let handled = Lock(0)
         let queue = serialQueue()
         manager.startAccelerometerUpdates(to: queue) { _, _ in
             Thread.sleep(forTimeInterval: 0.05)  // five times slower than the stream

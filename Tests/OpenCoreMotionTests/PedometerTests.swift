@@ -1,12 +1,12 @@
 import Foundation
 import OpenCoreMotion
-import Synchronization
+import Locking
 import Testing
 
 /// What a pedometer handler received, each with the wall-clock time it arrived.
 final class Arrivals<Item: Sendable>: Sendable {
-    private let items = Mutex<[(item: Item, arrived: Date)]>([])
-    private let errors = Mutex<[any Error]>([])
+    private let items = Lock<[(item: Item, arrived: Date)]>([])
+    private let errors = Lock<[any Error]>([])
 
     func handle(_ item: Item?, _ error: (any Error)?) {
         if let item { items.withLock { $0.append((item, Date())) } }

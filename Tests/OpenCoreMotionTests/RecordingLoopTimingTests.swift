@@ -1,7 +1,7 @@
 import Foundation
 import MotionEngine
 import OpenCoreMotion
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -42,7 +42,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let manager = CMMotionManager(board: path)
         manager.accelerometerUpdateInterval = 0.01
-        let timestamps = Mutex<[Int64]>([])
+        let timestamps = Lock<[Int64]>([])
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         manager.startAccelerometerUpdates(to: queue) { data, _ in

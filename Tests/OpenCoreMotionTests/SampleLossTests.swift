@@ -3,7 +3,7 @@ import MotionAlgorithms
 @testable import MotionEngine
 @testable import MotionManagerCore
 import OpenCoreMotion
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -52,7 +52,7 @@ import Testing
     @Test func aManagerReportsTheLossItsStreamShowsAndNoOther() async throws {
         let manager = CMMotionManager(board: try isolatedBoard("sim-mpu-9250.board"))  // its own engine: its counts are this test's
         manager.accelerometerUpdateInterval = 0.01  // every sample of the 100 Hz chip
-        let stamps = Mutex<[Int64]>([])
+        let stamps = Lock<[Int64]>([])
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         manager.startAccelerometerUpdates(to: queue) { data, _ in

@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreMotion
-import Synchronization
+import Locking
 import Testing
 
 /// Collects what a water-submersion manager reports.
@@ -11,7 +11,7 @@ final class DiveLog: CMWaterSubmersionManagerDelegate {
         var temperatures: [CMWaterTemperature] = []
         var errors: [any Error] = []
     }
-    let log = Mutex(Log())
+    let log = Lock(Log())
 
     func manager(_ manager: CMWaterSubmersionManager, didUpdate event: CMWaterSubmersionEvent) { log.withLock { $0.events.append(event) } }
     func manager(_ manager: CMWaterSubmersionManager, didUpdate measurement: CMWaterSubmersionMeasurement) { log.withLock { $0.measurements.append(measurement) } }

@@ -47,13 +47,13 @@ module() {
 echo "==> fuzz harness: modules (swiftc -sanitize=fuzzer,address)"
 # In dependency order (Package.swift).
 for name in FixedPoint MotionAlgorithms Recordings SensorBus LinuxI2C LinuxIIO LinuxGPIO Chips Geomagnetism MotionEngine \
-            MotionDaemonProtocol MotionDaemonClient MotionManagerCore MotionHistory MotionDaemon MotionMQTT; do
+            Locking MotionDaemonProtocol MotionDaemonClient MotionManagerCore MotionHistory MotionDaemon MotionMQTT; do
     module "$name"
 done
 echo "  ocm-fuzz"
 objects=()
 for name in FixedPoint MotionAlgorithms Recordings SensorBus LinuxI2C LinuxIIO LinuxGPIO Chips Geomagnetism MotionEngine \
-            MotionDaemonProtocol MotionDaemonClient MotionManagerCore MotionHistory MotionDaemon MotionMQTT; do
+            Locking MotionDaemonProtocol MotionDaemonClient MotionManagerCore MotionHistory MotionDaemon MotionMQTT; do
     objects+=("$out/$name.o")
 done
 # shellcheck disable=SC2046

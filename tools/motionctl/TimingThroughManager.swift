@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import MotionEngine
 import OpenCoreMotion
-import Synchronization
+import Locking
 
 /// `motionctl timing --api`: the timing contract as an app sees it (issue 11), measured where a
 /// loaded machine may change the figures without failing a test: `CMMotionManager`
@@ -25,7 +25,7 @@ enum TimingThroughManager {
         queue.maxConcurrentOperationCount = 1
         let dispatchQueue = DispatchQueue(label: "motionctl timing --api")
         queue.underlyingQueue = dispatchQueue
-        let measurement = Mutex(TimingMeasurement(samplePeriodNanoseconds: period, startNanoseconds: PacedClock.monotonicNanoseconds()))
+        let measurement = Lock(TimingMeasurement(samplePeriodNanoseconds: period, startNanoseconds: PacedClock.monotonicNanoseconds()))
         manager.startAccelerometerUpdates(to: queue) { data, _ in
             guard let data else { return }
             let delivered = PacedClock.monotonicNanoseconds()

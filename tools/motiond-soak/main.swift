@@ -8,7 +8,7 @@
 import Glibc
 import MotionDaemon
 import MotionDaemonProtocol
-import Synchronization
+import Locking
 
 func say(_ line: String, to descriptor: Int32 = 1) {
     _ = "\(line)\n".utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
@@ -47,8 +47,8 @@ func now() -> Double {
 
 /// What all clients found, filled in by their threads.
 final class Report: Sendable {
-    let lines = Mutex<[String]>([])
-    let failures = Mutex(0)
+    let lines = Lock<[String]>([])
+    let failures = Lock(0)
 }
 
 /// One client's thread's arguments.

@@ -59,6 +59,10 @@ struct MotionDaemonCommand: ParsableCommand {
     @Option(help: "Seconds a repeated log line is counted before its summary is written.")
     var logRepeatWindow = 60.0
 
+    // For MotionDaemonTests' clock test only, hence hidden (not in --help or the manual).
+    @Option(help: ArgumentHelp("A file holding a simulated step of the wall clock, ns (tests).", visibility: .hidden))
+    var wallClockStepFile: String?
+
     func run() throws {
         var configuration = DaemonConfiguration()
         configuration.board = board
@@ -72,6 +76,7 @@ struct MotionDaemonCommand: ParsableCommand {
         configuration.maximumClients = maxClients
         configuration.maximumClientsPerUser = maxClientsPerUser
         configuration.handshakeTimeoutNanoseconds = Int64(handshakeTimeout * 1e9)
+        configuration.wallClockStepFile = wallClockStepFile
         DaemonLog.lines.windowNanoseconds = Int64(logRepeatWindow * 1e9)
         let daemon: Daemon
         do {
