@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreMotion
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -323,7 +323,7 @@ class MotionManager {
 /// The sample's WorkoutManager in the test's place: keeps what the delegate was told, in order
 /// (the delegate runs on the motion queue; the test reads from its own thread).
 final class SwingScoreboard: MotionManagerDelegate, Sendable {
-    let updates = Mutex<[String]>([])
+    let updates = Lock<[String]>([])
     func didUpdateForehandSwingCount(_ manager: MotionManager, forehandCount: Int) { updates.withLock { $0.append("forehand \(forehandCount)") } }
     func didUpdateBackhandSwingCount(_ manager: MotionManager, backhandCount: Int) { updates.withLock { $0.append("backhand \(backhandCount)") } }
 }
@@ -472,7 +472,7 @@ final class RecordingBadger: Badger, Sendable {
         var tilts: [(roll: Double, pitch: Double)] = []
         var gestures: [String] = []
     }
-    let moves = Mutex(Moves())
+    let moves = Lock(Moves())
     func tilt(roll: Double, pitch: Double) { moves.withLock { $0.tilts.append((roll, pitch)) } }
     func jump() { moves.withLock { $0.gestures.append("jump") } }
     func duck() { moves.withLock { $0.gestures.append("duck") } }
@@ -534,7 +534,7 @@ enum FeatureExtractor {
         var deviceMotionTimestamps: [TimeInterval] = []
     }
     // Module state in Swift 6: behind a lock (the batches come on the tasks' executors).
-    static let features = Mutex(Features())
+    static let features = Lock(Features())
 
     static func processDeviceMotion(_ data: [CMDeviceMotion]) {
         features.withLock { features in
