@@ -60,7 +60,17 @@ final class DaemonSocket: @unchecked Sendable {
         descriptor = fd
         do throws(DaemonClientError) {
             Self.setReceiveTimeout(fd, handshakeSeconds)
-            try Self.send(ClientMessage.hello(version: version, name: name).frame, on: fd, path: path)
+            do throws(DaemonClientError) {
+                try Self.send(ClientMessage.hello(version: version, name: name).frame, on: fd, path: path)
+            } catch {
+                // motiond may have refused and closed before the hello arrived (its limits are
+                // checked at accept): the refusal already waits in this socket, and it, not the
+                // broken pipe, says why and what to do.
+                if case .error(_, let code, let message, let advice)? = try? Self.receive(&reader, on: fd, path: path) {
+                    throw DaemonClientError(.rejected(code), "motiond refused the connection: \(message)", advice: advice)
+                }
+                throw error
+            }
             let answer = try Self.receive(&reader, on: fd, path: path)
             Self.setReceiveTimeout(fd, 0)
             switch answer {
