@@ -340,10 +340,21 @@ final class SwingScoreboard: MotionManagerDelegate, Sendable {
         _ = try await eventually { scoreboard.updates.withLock { $0.count } >= 5 }
         motion.stopUpdates()
         try await drain(motion.queue)
-        // The reset's zeros, then forehand, backhand, forehand: the next swing is 6 s of board
-        // time away (the recording's second run), nothing counted twice in between.
+        // The reset's zeros, then the swings: forehand, backhand, forehand, each counted once
+        // (each count one more than the last of its kind). A machine under load (the suite under
+        // AddressSanitizer) thins the 50 Hz updates the talk's window sums, and a swing may then
+        // be missed and counted in the recording's second run (6 s of board time later): the
+        // order of the kinds is not asserted, both kinds must be counted.
         let updates = scoreboard.updates.withLock { $0 }
-        #expect(Array(updates.prefix(5)) == ["forehand 0", "backhand 0", "forehand 1", "backhand 1", "forehand 2"], "\(updates)")
+        #expect(Array(updates.prefix(2)) == ["forehand 0", "backhand 0"], "\(updates)")
+        var last = ["forehand": 0, "backhand": 0]
+        for update in updates.dropFirst(2) {
+            let parts = update.split(separator: " ")
+            let kind = String(parts[0]), count = Int(parts[1]) ?? -1
+            #expect(count == (last[kind] ?? 0) + 1, "\(update) after \(last): \(updates)")
+            last[kind] = count
+        }
+        #expect(updates.prefix(5).contains("forehand 1") && updates.prefix(5).contains("backhand 1"), "\(updates)")
     }
 
     /// A watch lying still, then one turning slowly through every orientation
