@@ -34,6 +34,9 @@ public struct BoardCalibration: Sendable, Equatable {
     /// The strength of the field the offset left (the Earth's where the board was used), µT, or
     /// nil: the next start checks its offset against it (`DeviceMotionEstimator`).
     public var magneticFieldStrength: Double?
+    /// The strengths a `magnetic-field-strength` may have, µT: the geomagnetic field is 22–67 µT
+    /// everywhere; indoors a little wider.
+    static let magneticFieldStrengths: ClosedRange<Double> = 10...100
     /// The symmetric soft-iron matrix S as (xx, yy, zz, xy, xz, yz), a factor, determinant 1
     /// (it reshapes, it does not rescale, the field), or nil.
     public var magnetometerSoftIron: [Double]?
@@ -109,8 +112,8 @@ public struct BoardCalibration: Sendable, Equatable {
         ("accelerometer-scale", 3, "key = x y z", "factor, device axes", "accelerometer", 0.5...2),
         ("magnetometer-offset", 3, "key = x y z", "µT (hard iron), device axes", "magnetometer", nil),
         ("magnetometer-offset-uncertainty", 1, "magnetometer-offset-uncertainty = µT", "µT, 1σ of the worst axis, device axes", "magnetometer", 0...1000),
-        // The geomagnetic field is 22–67 µT everywhere; indoors a little wider.
-        ("magnetic-field-strength", 1, "magnetic-field-strength = µT", "µT, the field strength the offset left", "magnetometer", 10...100),
+        ("magnetic-field-strength", 1, "magnetic-field-strength = µT", "µT, the field strength the offset left", "magnetometer",
+         magneticFieldStrengths),
         ("magnetometer-soft-iron", 6, "magnetometer-soft-iron = xx yy zz xy xz yz", "factor, symmetric matrix: xx yy zz xy xz yz, device axes", "magnetometer", -2...2),
     ]
 

@@ -27,7 +27,7 @@
 /// a chip's zero-rate offset (±20 °/s for an MPU-6050, 5.5 °/s on phone_attitude's iPhone 5)
 /// moves between runs only with temperature, so the next start begins near it instead of
 /// tilting and turning for the first half minute while learning it from zero (phones keep
-/// theirs the same way: tools/benchmarks/warm_start.py, all 12 warm trials 13.1° → 11.3°).
+/// theirs the same way: tools/benchmarks/warm_start.py, all 12 warm trials 13.1° → 10.8°).
 /// Written once per stream, with the next write (and at `finish`), whatever the file holds: an
 /// earlier bias is an earlier temperature's.
 ///
@@ -60,6 +60,10 @@ public struct OnlineCalibrationSaver: Sendable {
     /// every two of motion: 72 s of motion, several of the loop's time constants).
     static let knownMotionBiasTimeConstant = 48.0
 
+    /// A learned hard-iron offset in raw-sample terms (µT), its uncertainty (1σ, µT) and the
+    /// strength of the field it leaves (µT, nil when the field is not the Earth's now).
+    typealias OffsetEstimate = (offset: [Double], uncertainty: Double, strength: Double?)
+
     /// A stored offset without an uncertainty is taken as known to this, µT.
     public static let assumedStoredUncertainty = 1.0
 
@@ -76,23 +80,28 @@ public struct OnlineCalibrationSaver: Sendable {
         nextLookNanoseconds = nanoseconds + 1_000_000_000
         if estimator.filter.isResting { restSeconds += 1 }
         if let last = lastAttemptNanoseconds, nanoseconds - last < intervalNanoseconds { return }
-        let offset = offsetCandidate(estimator), bias = biasCandidate(estimator)
-        guard failure == nil, offset != nil || bias != nil else { return }
         // Checked again only after an interval, also when nothing was written (an estimate that
         // did not beat the file's).
-        lastAttemptNanoseconds = nanoseconds
-        save(offset, bias)
+        if saveQualifying(estimator) { lastAttemptNanoseconds = nanoseconds }
     }
 
     /// The stream of `estimator` stops: writes its estimates if they qualify, whenever the last write was.
     public mutating func finish(_ estimator: DeviceMotionEstimator) {
+        saveQualifying(estimator)
+    }
+
+    /// Saves what qualifies of the estimator's offset and bias; whether anything did (and so
+    /// the file was looked at).
+    @discardableResult
+    private mutating func saveQualifying(_ estimator: DeviceMotionEstimator) -> Bool {
         let offset = offsetCandidate(estimator), bias = biasCandidate(estimator)
-        guard failure == nil, offset != nil || bias != nil else { return }
+        guard failure == nil, offset != nil || bias != nil else { return false }
         save(offset, bias)
+        return true
     }
 
     /// The magnetometer's offset if it qualifies and could beat what was written or found.
-    private func offsetCandidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double, strength: Double?)? {
+    private func offsetCandidate(_ estimator: DeviceMotionEstimator) -> OffsetEstimate? {
         guard let candidate = Self.candidate(estimator), candidate.uncertainty < (best ?? .infinity) else { return nil }
         return candidate
     }
@@ -108,7 +117,7 @@ public struct OnlineCalibrationSaver: Sendable {
 
     /// The estimator's offset in raw-sample terms (µT) and its uncertainty (1σ, µT), when the
     /// filter knows it to medium accuracy or better and applies it.
-    static func candidate(_ estimator: DeviceMotionEstimator) -> (offset: [Double], uncertainty: Double, strength: Double?)? {
+    static func candidate(_ estimator: DeviceMotionEstimator) -> OffsetEstimate? {
         let calibration = estimator.filter.filter.calibration
         guard estimator.frame.usesMagnetometer, calibration.accuracy >= 1, calibration.isApplied else { return nil }
         let learned = [calibration.offset.x.doubleValue, calibration.offset.y.doubleValue, calibration.offset.z.doubleValue]
@@ -116,7 +125,7 @@ public struct OnlineCalibrationSaver: Sendable {
         // reference strength, while the field is the Earth's.
         let filter = estimator.filter
         let strength = filter.hasHeading && !filter.isMagneticallyDisturbed ? filter.magneticReferenceNorm.doubleValue : nil
-        return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty, strength.flatMap { (10...100).contains($0) ? $0 : nil })
+        return (estimator.softIron?.rawOffset(learned: learned) ?? learned, calibration.offsetUncertainty, strength.flatMap { BoardCalibration.magneticFieldStrengths.contains($0) ? $0 : nil })
     }
 
     /// Whether the estimate is of a different offset than the stored one, not a worse estimate
@@ -125,7 +134,7 @@ public struct OnlineCalibrationSaver: Sendable {
     /// offset is taken as known to at the next start (`DeviceMotionEstimator`). Then the device's
     /// offset has moved (a magnetic case, a new mount, a phone's offset between uses: tens of
     /// µT), and the stored one, however well it was known, would start every later run wrong.
-    static func hasMoved(_ candidate: (offset: [Double], uncertainty: Double, strength: Double?), from stored: BoardCalibration) -> Bool {
+    static func hasMoved(_ candidate: OffsetEstimate, from stored: BoardCalibration) -> Bool {
         guard let offset = stored.magnetometerOffset, offset.count == 3, candidate.offset.count == 3 else { return true }
         let storedUncertainty = stored.magnetometerOffsetUncertainty ?? assumedStoredUncertainty
         let distance = zip(candidate.offset, offset).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
@@ -133,7 +142,7 @@ public struct OnlineCalibrationSaver: Sendable {
         return distance > bound
     }
 
-    private mutating func save(_ offset: (offset: [Double], uncertainty: Double, strength: Double?)?, _ bias: [Double]?) {
+    private mutating func save(_ offset: OffsetEstimate?, _ bias: [Double]?) {
         do throws(EngineError) {
             var stored = try BoardCalibration.load(path: path) ?? BoardCalibration()
             var changed = false
