@@ -5,21 +5,25 @@
 # files (Tests/Fuzz/Corpus/TARGET, the recordings, board files and policy example, the
 # encoders' output). Prints executions and coverage per target; a crash, leak, hang (10 s an
 # input) or failed property fails the run and leaves the input in OUT/artifacts/TARGET/.
-# Usage: tools/fuzz/run.sh [--seconds N] [--out DIR] [--no-build] [TARGET...]   (default: 20 s each, every target)
+# Usage: tools/fuzz/run.sh [--seconds N] [--runs N] [--out DIR] [--no-build] [TARGET...]   (default: 20 s each, every target)
 # A longer run of one target: tools/fuzz/run.sh --seconds 3600 wire-daemon
+# The long run (issue 22: 10 million executions a target; --seconds then bounds each, 0: none):
+#   tools/fuzz/run.sh --runs 10000000 --seconds 0
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 seconds=20
+runs=-1
 out="$root/.build-fuzz"
 targets=()
 build=yes
 while (($#)); do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --no-build) build=no; shift ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
@@ -68,9 +72,10 @@ for target in "${targets[@]}"; do
             continue
         fi
     fi
-    echo "==> $target: fuzzing for $seconds s"
+    if [ "$runs" -ge 0 ]; then echo "==> $target: fuzzing for $runs executions (at most $seconds s; 0: no limit)"
+    else echo "==> $target: fuzzing for $seconds s"; fi
     log="$out/$target.log"
-    if OCM_FUZZ_TARGET="$target" "$fuzzer" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    if OCM_FUZZ_TARGET="$target" "$fuzzer" -max_total_time="$seconds" -runs="$runs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
          -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" "$seeds/$target" >"$log" 2>&1; then
         result=ok
     else

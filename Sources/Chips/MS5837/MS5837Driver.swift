@@ -36,6 +36,9 @@ public final class MS5837Driver<Bus: I2CBus> {
     private var pending: Conversion?
     /// The latest D2 (raw temperature), for compensating the next D1.
     private var latestTemperature: UInt32?
+    /// Waits the given nanoseconds for the PROM reload after a reset (`sleepWithNanosleep` on a
+    /// chip; a fuzz harness, whose emulated chip reloads at once, passes one that returns).
+    private let wait: (Int64) -> Void
 
     /// One read per this period: the longest conversion at the chosen oversampling rounded up
     /// to the next millisecond plus 1 ms for the bus (OSR 8192: 20 ms, a measurement every
@@ -48,18 +51,21 @@ public final class MS5837Driver<Bus: I2CBus> {
     /// `variant`). The first `read()` starts the first conversion: an engine may read at once
     /// after bringing a chip up, and a conversion started here would still be running then.
     public init(bus: Bus, address: UInt8 = MS5837Command.address, variant: MS5837Variant,
-                oversampling: MS5837Oversampling = .osr8192) throws(ChipError) {
+                oversampling: MS5837Oversampling = .osr8192,
+                wait: @escaping (Int64) -> Void = MS5837Driver.sleepWithNanosleep) throws(ChipError) {
         self.bus = bus
         self.address = address
         self.variant = variant
         self.oversampling = oversampling
-        calibration = try Self.initialise(bus: bus, address: address, variant: variant)
+        self.wait = wait
+        calibration = try Self.initialise(bus: bus, address: address, variant: variant, wait: wait)
     }
 
-    private static func initialise(bus: Bus, address: UInt8, variant: MS5837Variant) throws(ChipError) -> MS5837Calibration {
+    private static func initialise(bus: Bus, address: UInt8, variant: MS5837Variant,
+                                   wait: (Int64) -> Void) throws(ChipError) -> MS5837Calibration {
         let access = RegisterAccess(bus: bus, address: address, chip: variant.name)
         try command(MS5837Command.reset, access, "resetting the \(variant.name)")
-        waitForPROMReload()
+        wait(promReloadNanoseconds)
         var words: [UInt16] = []
         for index in 0..<MS5837Command.promWords {
             let register = MS5837Command.promRead + UInt8(2 * index)
@@ -90,8 +96,12 @@ public final class MS5837Driver<Bus: I2CBus> {
     /// gives no time for it (its sibling MS5611's is 2.8 ms), and reading the PROM during it
     /// reads junk (a CRC error). 10 ms, as Blue Robotics' ms5837 library waits. Only at start
     /// and after a recovery.
-    private static func waitForPROMReload() {
-        var request = timespec(tv_sec: 0, tv_nsec: 10_000_000), remaining = timespec()
+    private static var promReloadNanoseconds: Int64 { 10_000_000 }
+
+    /// Sleeps the calling thread (nanosleep, resumed after a signal).
+    public static func sleepWithNanosleep(_ nanoseconds: Int64) {
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
@@ -130,7 +140,7 @@ public final class MS5837Driver<Bus: I2CBus> {
         }
         let adc = UInt32(bytes.0) << 16 | UInt32(bytes.1) << 8 | UInt32(bytes.2)
         guard adc != 0 else {
-            calibration = try Self.initialise(bus: bus, address: address, variant: variant)
+            calibration = try Self.initialise(bus: bus, address: address, variant: variant, wait: wait)
             latestTemperature = nil
             recoveries += 1
             try start(.temperature)

@@ -21,6 +21,8 @@ public final class MS5837Emulator: I2CBus {
     /// Commands the datasheet forbids that the driver sent: ADC Read during a conversion, a
     /// conversion started during another. A correct driver leaves this at 0.
     public private(set) var protocolViolations = 0
+    /// Reset commands received (a brown-out, `powerOnReset()`, is not one).
+    public private(set) var resetCommands = 0
 
     private var nanoseconds: Int64 = 0
     private struct Conversion {
@@ -91,6 +93,7 @@ public final class MS5837Emulator: I2CBus {
         try transaction(address: address, register: register, length: values.count)
         advance(to: nanoseconds)
         if register == MS5837Command.reset {
+            resetCommands += 1
             powerOnReset()
         } else if let oversampling = MS5837Oversampling.of(command: register) {
             if converting != nil { protocolViolations += 1 }

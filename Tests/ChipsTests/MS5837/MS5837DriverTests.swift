@@ -52,6 +52,28 @@ import Testing
         #expect(driver.recoveries == 0)
     }
 
+    /// The PROM is read only after the reset's reload time, at start and after each recovery
+    /// (a PROM read during the reload returns junk on a real chip).
+    @Test func waitsForThePROMReloadAfterEveryReset() throws {
+        let emulator = MS5837Emulator()
+        final class Waits: @unchecked Sendable { var nanoseconds: [Int64] = []; var resetsSeen: [Int] = [] }
+        let waits = Waits()
+        let driver = try MS5837Driver(bus: emulator, variant: .bar30, wait: {
+            waits.nanoseconds.append($0)
+            waits.resetsSeen.append(emulator.resetCommands)
+        })
+        #expect(waits.nanoseconds == [10_000_000])
+        #expect(waits.resetsSeen == [1])  // after the reset command, before the PROM reads
+        var clock: Int64 = 0
+        _ = try nextReading(driver, emulator, &clock)
+        emulator.powerOnReset()
+        clock += driver.measurementPeriodNanoseconds
+        emulator.advance(to: clock)
+        #expect(try driver.read() == nil)
+        #expect(waits.nanoseconds == [10_000_000, 10_000_000])
+        #expect(waits.resetsSeen == [1, 2])
+    }
+
     @Test func anADCReadBeforeTheConversionEndsReadsZeroAndIsRecovered() throws {
         let emulator = MS5837Emulator()
         let driver = try MS5837Driver(bus: emulator, variant: .bar30)
