@@ -1,5 +1,4 @@
 public import FixedPoint
-import Glibc
 public import SensorBus
 
 /// An MS5837-30BA or MS5837-02BA pressure sensor (the usual depth sensor of underwater builds)
@@ -36,7 +35,7 @@ public final class MS5837Driver<Bus: I2CBus> {
     private var pending: Conversion?
     /// The latest D2 (raw temperature), for compensating the next D1.
     private var latestTemperature: UInt32?
-    /// Waits the given nanoseconds for the PROM reload after a reset (`sleepWithNanosleep` on a
+    /// Waits the given nanoseconds for the PROM reload after a reset (`ThreadSleep.sleep` on a
     /// chip; a fuzz harness, whose emulated chip reloads at once, passes one that returns).
     private let wait: (Int64) -> Void
 
@@ -52,7 +51,7 @@ public final class MS5837Driver<Bus: I2CBus> {
     /// after bringing a chip up, and a conversion started here would still be running then.
     public init(bus: Bus, address: UInt8 = MS5837Command.address, variant: MS5837Variant,
                 oversampling: MS5837Oversampling = .osr8192,
-                wait: @escaping (Int64) -> Void = MS5837Driver.sleepWithNanosleep) throws(ChipError) {
+                wait: @escaping (Int64) -> Void = ThreadSleep.sleep(nanoseconds:)) throws(ChipError) {
         self.bus = bus
         self.address = address
         self.variant = variant
@@ -98,12 +97,6 @@ public final class MS5837Driver<Bus: I2CBus> {
     /// and after a recovery.
     private static var promReloadNanoseconds: Int64 { 10_000_000 }
 
-    /// Sleeps the calling thread (nanosleep, resumed after a signal).
-    public static func sleepWithNanosleep(_ nanoseconds: Int64) {
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
 
     /// A bare command byte: a write of the command with no data.
     private static func command(_ byte: UInt8, _ access: RegisterAccess<Bus>, _ what: @autoclosure () -> String) throws(ChipError) {
