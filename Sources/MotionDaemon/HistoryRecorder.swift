@@ -63,8 +63,9 @@ package final class HistoryRecorder: Sendable {
 
     private let inbox = Lock(Inbox())
     private let statistics = Lock(Statistics())
-    /// The stages, touched only by the engine thread (the lock is never contended).
-    private let stages: Lock<(pedometer: PedometerStage, activity: ActivityStage)>
+    /// The pedometer stage, whose classifier also gives the activity history (one classifier
+    /// per sample, not two); touched only by the engine thread (the lock is never contended).
+    private let stage: Lock<PedometerStage>
     /// The store, handed to the history thread by `run`.
     private let storeBox: StoreBox
 
@@ -77,7 +78,7 @@ package final class HistoryRecorder: Sendable {
         do { profile = try PedometerProfile.load() } catch {
             throw DaemonError("the pedometer profile could not be read: \(error)", advice: "Fix or remove it (motionctl calibrate stride writes it).")
         }
-        stages = Lock((PedometerStage(stride: profile.stride), ActivityStage()))
+        stage = Lock(PedometerStage(stride: profile.stride))
         // This daemon's engine is a new stream: its first sample starts a new continuity run
         // even after a restart quicker than two 50 Hz periods (the gap rule alone would join
         // it to the last daemon's run).
@@ -113,22 +114,19 @@ package final class HistoryRecorder: Sendable {
         }
     }
 
-    /// One reading through the stages (engine thread).
+    /// One reading through the stage (engine thread).
     private func process(_ reading: SensorReading) {
-        stages.withLock { stages in
+        stage.withLock { stage in
             // Every reading: the gyroscope's find the closing steps and keep the steps through
             // turns (StepDetector), as they do in a replay.
-            stages.pedometer.process(reading) { output in
+            stage.process(reading, output: { output in
                 if case .event = output { return }
                 let wall = clock.wall(output)
                 inbox.withLock { $0.pedometer.append(wall) }
-            }
-            if reading.value.channel == .accelerometer || reading.value.channel == .gyroscope {
-                stages.activity.process(reading) { update in
-                    let wall = clock.wall(update)
-                    inbox.withLock { $0.activity.append(wall) }
-                }
-            }
+            }, activity: { update in
+                let wall = clock.wall(update)
+                inbox.withLock { $0.activity.append(wall) }
+            })
         }
     }
 

@@ -47,4 +47,29 @@ import Testing
         #expect((1...4).contains(walks.count), "\(walks.count) walking records")
         #expect(walks.allSatisfy { $0.durationNanoseconds >= 10_000_000_000 })
     }
+
+    /// motiond and `motionctl replay` take the activity from the pedometer stage's classifier
+    /// (one per sample): it must give an `ActivityStage`'s updates exactly, on a walk with a
+    /// gyroscope (UCI), phone walks without one (Oxford), a device handled at 286 Hz (BROAD)
+    /// and a bicycle ride then a walk (the vehicle path, whose held bout the pedometer adds).
+    @Test(arguments: ["uci_hapt_exp01_user01_stand_walk", "oxford_samsung_frontpocket_walk_90s", "broad_01_slow_rotation", "ride"])
+    func thePedometerStagesActivityIsTheActivityStages(source: String) throws {
+        var readings: [SensorReading] = []
+        if source == "ride" {
+            readings = PedometerVehicleTests.samples(ride: true, walk: 71.0...91.0)
+        } else {
+            let playback = try RecordingPlayback(path: ProjectPaths.recording("\(source).csv.gz"))
+            _ = try playback.run { readings.append($0) }
+        }
+        var alone = ActivityStage()
+        var pedometer = PedometerStage()
+        var expected: [MotionActivityUpdate] = [], shared: [MotionActivityUpdate] = []
+        for reading in readings {
+            alone.process(reading) { expected.append($0) }
+            pedometer.process(reading, output: { _ in }, activity: { shared.append($0) })
+            #expect(pedometer.currentActivity == alone.current)
+        }
+        #expect(expected.count >= 3, "\(expected.count) updates: the recording must exercise the classifier")
+        #expect(shared == expected)
+    }
 }

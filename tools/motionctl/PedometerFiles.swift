@@ -23,10 +23,13 @@ final class PedometerFiles {
     }
 
     /// One reading through the stage, its outputs written; then the live update if one is due.
-    func process(_ reading: SensorReading, through stage: inout PedometerStage) {
+    /// `activity` gets the stage's motion-activity updates (its classifier's, as motiond's
+    /// history takes them).
+    func process(_ reading: SensorReading, through stage: inout PedometerStage,
+                 activity: (MotionActivityUpdate) -> Void = { _ in }) {
         let time = reading.timestampNanoseconds
         if start == nil { start = time }
-        stage.process(reading) { output in
+        stage.process(reading, output: { output in
             switch output {
             case .step(let at, _): steps.write(TimestampFormatting.format(at))
             case .floor: break
@@ -34,7 +37,7 @@ final class PedometerFiles {
                 events.write(TimestampFormatting.format(event.timeNanoseconds) + "," + event.kind.rawValue + ","
                              + TimestampFormatting.format(event.deliveredNanoseconds))
             }
-        }
+        }, activity: activity)
         if schedule.isDue(at: time, steps: stage.numberOfSteps) {
             updates.write(TimestampFormatting.format(time) + "," + Self.dataFields(stage))
         }

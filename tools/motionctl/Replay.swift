@@ -96,7 +96,8 @@ struct Replay: ParsableCommand {
                                        detector: try StepSettings.detector(stepSettings))
         let pedometerFiles = try PedometerFiles(folder: out)
         let altitudeFile = try AltitudeFile(folder: out)
-        var activity = ActivityStage()
+        // The activity comes from the pedometer stage's classifier (one per sample, as in
+        // motiond; the same updates as an `ActivityStage`'s).
         let activityFile = try ActivityFile(folder: out)
         var last: Int64 = 0
         // As a live board keeps them (`EngineWorker`): looked at as the samples come, written
@@ -109,9 +110,8 @@ struct Replay: ParsableCommand {
                 deviceMotion.write(motion)
                 saver?.observe(estimator, at: reading.timestampNanoseconds)
             }
-            pedometerFiles.process(reading, through: &pedometer)
+            pedometerFiles.process(reading, through: &pedometer) { activityFile.write($0) }
             altitudeFile.process(reading)
-            activity.process(reading) { activityFile.write($0) }
         }
         try deviceMotion.close()
         if var saver {

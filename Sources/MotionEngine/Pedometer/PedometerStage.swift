@@ -92,8 +92,21 @@ public struct PedometerStage: Sendable {
     public var floorsAscended: Int? { hasBarometer ? floors.floorsAscended : nil }
     public var floorsDescended: Int? { hasBarometer ? floors.floorsDescended : nil }
 
+    /// The motion activity the stage's classifier calls now (`unknown` until the first 2 s of
+    /// accelerometer data): the same as an `ActivityStage` fed the same readings.
+    public var currentActivity: MotionActivityEstimate { tracker.current }
+
     /// Takes one reading; `output` gets what it decided, in time order.
     public mutating func process(_ reading: SensorReading, output: (PedometerOutput) -> Void) {
+        process(reading, output: output, activity: { _ in })
+    }
+
+    /// Takes one reading; `output` gets what it decided, in time order, and `activity` each
+    /// motion-activity update the stage's classifier makes (a transition in flags or
+    /// confidence): update for update those of an `ActivityStage` fed the same readings. A
+    /// consumer that wants both (motiond's history) runs the classifier once, here.
+    public mutating func process(_ reading: SensorReading, output: (PedometerOutput) -> Void,
+                                 activity: (MotionActivityUpdate) -> Void) {
         let time = reading.timestampNanoseconds
         switch reading.value {
         case .pressure:
@@ -126,7 +139,7 @@ public struct PedometerStage: Sendable {
             let vehicle = inVehicle
             var boutStart: Int64?
             var held = (bout: heldBout, resume: heldResume)
-            _ = tracker.update(acceleration: acceleration, rotationRate: latestRotation, timeNanoseconds: time) { found in
+            let changed = tracker.update(acceleration: acceleration, rotationRate: latestRotation, timeNanoseconds: time) { found in
                 switch found {
                 case .step(let stepTime):
                     if !wasWalking, !held.bout.isHolding, vehicle { held.bout.start() }
@@ -167,6 +180,7 @@ public struct PedometerStage: Sendable {
                 let milliseconds = min(lastPressureTime - boutStart, 8_000_000_000) / 1_000_000
                 floors.creditClimb(since: Q32_32(numerator: milliseconds, denominator: 1000))
             }
+            if let changed { activity(MotionActivityUpdate(activity: changed, deliveredNanoseconds: time)) }
         default:
             break
         }
