@@ -42,6 +42,18 @@ public protocol PolledNineAxisDriver: SelfRecoveringDriver {
         -> (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
 }
 
+/// A sensor hub that sends its samples as packets when it has them (BNO08x over SHTP): any
+/// number of accelerometer, gyroscope and field readings per read, each stamped by the hub's
+/// own timestamps (relative to `nowNanoseconds`, the data-ready edge or the poll).
+public protocol ReportStreamDriver: SelfRecoveringDriver {
+    /// Time between two accelerometer (and gyroscope) reports, in nanoseconds.
+    var samplePeriodNanoseconds: Int64 { get }
+    /// Time between two field reports, in nanoseconds.
+    var magnetometerPeriodNanoseconds: Int64 { get }
+    /// Reads what the hub has into `readings`; returns how many were written.
+    func read(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> Int
+}
+
 /// A barometer: pressure and die temperature, one measurement per period.
 public protocol BarometerDriver: SelfRecoveringDriver {
     /// Time between two reads, in nanoseconds.
@@ -57,6 +69,7 @@ public protocol BarometerDriver: SelfRecoveringDriver {
 extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
 extension ICM20948Driver: PolledNineAxisDriver {}
+extension BNO08XDriver: ReportStreamDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
 extension QMC5883LDriver: PolledMagnetometerDriver {}
