@@ -110,6 +110,22 @@ final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: DriverReader<Dri
     }
 }
 
+/// A sensor hub that sends packets of reports when it has them (BNO08x): every read takes what
+/// waits, any number of readings, each stamped by the hub (its base timestamp and delays,
+/// relative to the read's sample time). Its field has its own period (at most 100 Hz).
+final class ReportStreamReader<Driver: ReportStreamDriver>: DriverReader<Driver>, ChipReader {
+    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
+    func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 {
+        channel == .magnetometer ? driver.magnetometerPeriodNanoseconds : driver.samplePeriodNanoseconds
+    }
+    var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
+    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        do { return try driver.read(into: readings, nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
+    }
+}
+
 /// A magnetometer read from its output registers (AK8963, LSM9DS1 magnetometer, LIS3MDL,
 /// QMC5883L, HMC5883L, LIS2MDL, MMC5983MA).
 final class PolledMagnetometerReader<Driver: PolledMagnetometerDriver>: DriverReader<Driver>, ChipReader {
