@@ -22,8 +22,10 @@ public enum SHTPFault: Sendable, Equatable {
 /// Request (0xF9, with a 0xF8 response) and Set Feature (0xFD, with a Get Feature Response 0xFC),
 /// and sends every enabled input report at its interval, batched per instant behind a Base
 /// Timestamp Reference (0xFB) on channel 3. Its data-ready line (H_INTN, active low on the
-/// chip) is modelled as an edge 100 µs after each batch's sample instant (the hub's processing,
-/// an assumption), and the base delta says so: the batch's samples lie 1 tick before the edge.
+/// chip) falls when a packet waits and rises when none does: for a batch 100 µs after its
+/// sample instant (the hub's processing, an assumption), for an answer at once. Each batch's
+/// base delta is its samples' time before the fall the host will serve: 1 tick when the line
+/// was high, less (down to negative) when it had already fallen for an earlier packet.
 ///
 /// Truth: the same motion and field sources as the other emulators; the rotation vectors are
 /// the gyroscope integrated from the identity (not the hub's fusion: its drift, magnetometer
@@ -73,6 +75,8 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
     private var reportSequences = [UInt8](repeating: 0, count: 256)
     private var pendingFaults: [SHTPFault] = []
     private var changedHeaderShown = false
+    /// When H_INTN fell, while a packet waits (nil: the line is high).
+    private var interruptNanoseconds: Int64?
     private var nanoseconds: Int64 = 0
     private var nextSampleNanoseconds: Int64?
     private var lastSampleNanoseconds: Int64?
@@ -105,6 +109,7 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
         queue = []
         current = nil
         delivered = 0
+        interruptNanoseconds = nil
         for index in sequences.indices { sequences[index] = 0 }
         for index in reportSequences.indices { reportSequences[index] = 0 }
         nextSampleNanoseconds = nil
@@ -116,7 +121,9 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
         enqueue(SHTPChannel.executable, [SH2Executable.resetComplete])
     }
 
-    private func enqueue(_ channel: UInt8, _ cargo: [UInt8]) {
+    /// Queues a packet; H_INTN falls at `interruptAt` (default: now) unless it is already low.
+    private func enqueue(_ channel: UInt8, _ cargo: [UInt8], interruptAt: Int64? = nil) {
+        if interruptNanoseconds == nil { interruptNanoseconds = interruptAt ?? nanoseconds }
         var sequence = sequences[Int(channel)]
         if channel == SHTPChannel.inputReports, let index = pendingFaults.firstIndex(of: .sequenceGap) {
             pendingFaults.remove(at: index)
@@ -156,9 +163,9 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
         nextSampleNanoseconds = next
     }
 
-    /// H_INTN falls when a packet waits: at once if one does, else at the next batch.
+    /// H_INTN falls when a packet waits: when it fell if one does, else at the next batch.
     public var nextDataReadyNanoseconds: Int64? {
-        if !queue.isEmpty || current != nil { return nanoseconds }
+        if let interruptNanoseconds { return interruptNanoseconds }
         guard let next = nextSampleNanoseconds ?? (tickNanoseconds == nil ? nil : nanoseconds) else { return nil }
         return next + Self.edgeLagNanoseconds
     }
@@ -168,8 +175,9 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
         let (acceleration, angularVelocity) = motion(time)
         if let last = lastSampleNanoseconds { integrate(angularVelocity, seconds: Double(time - last) * 1e-9) }
         lastSampleNanoseconds = time
-        // Base Timestamp Reference: the samples lie one tick (100 µs) before the edge.
-        var cargo: [UInt8] = [SH2ReportID.baseTimestamp] + littleEndian(1)
+        // Base Timestamp Reference: how long before the line's fall the samples lie, 100 µs ticks.
+        let fall = interruptNanoseconds ?? time + Self.edgeLagNanoseconds
+        var cargo: [UInt8] = [SH2ReportID.baseTimestamp] + littleEndian(UInt32(bitPattern: Int32(clamping: (fall - time) / 100_000)))
         let stationary = norm(angularVelocity) < 0.05
         for (id, interval) in enabledReports.sorted(by: { $0.key < $1.key }) {
             let period = Int64(max(1000, interval)) * 1000
@@ -183,7 +191,7 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
             cargo += [id, sequence, 0x03, 0x00] + frame  // status: accuracy 3 (high), delay 0
         }
         guard cargo.count > 5 else { return }
-        enqueue(SHTPChannel.inputReports, cargo)
+        enqueue(SHTPChannel.inputReports, cargo, interruptAt: time + Self.edgeLagNanoseconds)
     }
 
     private func norm(_ v: (Double, Double, Double)) -> Double { (v.0 * v.0 + v.1 * v.1 + v.2 * v.2).squareRoot() }
@@ -292,7 +300,10 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
         let moved = max(0, min(buffer.count - SHTPHeader.size, remaining))
         for offset in 0..<moved { buffer[SHTPHeader.size + offset] = packet.cargo[delivered + offset] }
         delivered += moved
-        if moved > 0 && delivered >= packet.cargo.count || remaining == 0 { current = nil }
+        if moved > 0 && delivered >= packet.cargo.count || remaining == 0 {
+            current = nil
+            if queue.isEmpty { interruptNanoseconds = nil }  // nothing waits: the line rises
+        }
     }
 
     /// One host write: an SHTP packet (anything else is counted and ignored).
