@@ -37,7 +37,7 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unexpectedPackets(let chip, let bus, let address, let what):
             return "The device at \(hex(address)) on \(bus) answers, but not as a \(chip): it keeps sending transfers that are not SHTP packets (latest: \(what)). "
                 + "Check the board file's chip and address (`motionctl probe` lists what answers), that the \(chip)'s PS0/PS1 pins select I2C (both low), "
-                + "and the wiring and pull-ups; on a Raspberry Pi, lower the I2C clock (boards/README.md, BNO08x)."
+                + "and the wiring and pull-ups; on a Raspberry Pi, change the I2C clock (its controller mishandles the chip's clock stretching: boards/README.md, section BNO08x)."
         case .invalidCalibration(let chip, let bus, let address):
             return "The \(chip) at \(hex(address)) on \(bus) returned an unusable factory calibration. The bus is probably returning junk: check wiring and pull-ups."
         case .calibrationChecksumMismatch(let chip, let bus, let address, let stored, let computed):
