@@ -47,8 +47,8 @@ public struct BNO08XFusedOutputs: Sendable, Equatable {
 /// reports stop without an announcement (lost in a bus glitch) gets its reports enabled again
 /// after `silenceLimitNanoseconds` (`featureRefreshes`).
 ///
-/// Timestamps: each batch's Base Timestamp Reference and each report's delay (SH-2 1000-3625
-/// §7.2) place the sample before the read's `nowNanoseconds` (the data-ready edge that made the
+/// Timestamps: each batch's Base Timestamp Reference and each report's delay (SH-2 1000-3625,
+/// its timestamp reports) place the sample before the read's `nowNanoseconds` (the data-ready edge that made the
 /// host read, or the poll).
 public final class BNO08XDriver<Bus: I2CBus> {
     public struct Configuration: Sendable, Equatable {
@@ -198,7 +198,7 @@ public final class BNO08XDriver<Bus: I2CBus> {
         switch header.channel {
         case SHTPChannel.command:
             // The advertisement (first cargo byte 0x00, tag-length-value records after it) comes
-            // only after a reset (SHTP 1000-3535 §5: it answers an advertise request too, which
+            // only after a reset (SHTP 1000-3535, "advertisement": it answers an advertise request too, which
             // this driver never sends).
             if transport.withCargo({ $0.first == 0x00 }) { try resetAnnounced(ready: false) }
         case SHTPChannel.executable:

@@ -114,7 +114,7 @@ public final class BNO08XEmulator: I2CBus, EmulatedChip {
         for index in reportSequences.indices { reportSequences[index] = 0 }
         nextSampleNanoseconds = nil
         lastSampleNanoseconds = nil
-        // The advertisement: 0x00, then tag-length-value records (SHTP 1000-3535 §5); these
+        // The advertisement: 0x00, then tag-length-value records (SHTP 1000-3535, "advertisement"); these
         // few tags (1 GUID, 2 maximum cargo to host, 3 maximum cargo from host) stand for the
         // real list, which the driver does not read.
         enqueue(SHTPChannel.command, [0x00, 0x01, 0x04, 0x00, 0x00, 0x00, 0x00, 0x02, 0x02, 0x00, 0x01, 0x03, 0x02, 0x00, 0x01])

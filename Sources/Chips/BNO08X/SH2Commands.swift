@@ -1,9 +1,9 @@
-// SH-2 control messages (CEVA "SH-2 Reference Manual" 1000-3625 §6.3 "Product ID", §6.5.4
-// "Set Feature Command", §6.5.5 "Get Feature Response") and the executable channel's commands
-// (BNO08X data sheet 1000-3927 §1.3.1: host → device 1 reset, 2 on, 3 sleep; device → host 1
+// SH-2 control messages (CEVA "SH-2 Reference Manual" 1000-3625, "Product ID Request/Response",
+// "Set Feature Command", "Get Feature Response"; subsections by name, revision not confirmed) and the executable channel's commands
+// (BNO08X data sheet 1000-3927, "SHTP": host → device 1 reset, 2 on, 3 sleep; device → host 1
 // reset complete). Little endian throughout. Standard library only.
 
-/// Where a BNO08x answers (BNO08X data sheet 1000-3927 §1.3.2: 0x4A with SA0 low, 0x4B high).
+/// Where a BNO08x answers (BNO08X data sheet 1000-3927, "I2C": 0x4A with SA0 low, 0x4B high).
 public enum BNO08XTable {
     public static let addresses: [UInt8] = [0x4A, 0x4B]
 }
@@ -16,10 +16,10 @@ public enum SH2Executable {
     public static let resetComplete: UInt8 = 0x01
 }
 
-/// Product ID Response (0xF8, 16 bytes, §6.3.2). The hub sends one per firmware component.
+/// Product ID Response (0xF8, 16 bytes). The hub sends one per firmware component.
 public struct SH2ProductID: Sendable, Equatable {
     /// Why the hub last reset: 1 power-on, 2 internal system reset, 3 watchdog, 4 external
-    /// reset, 5 other (§6.3.2).
+    /// reset, 5 other.
     public var resetCause: UInt8
     public var softwareMajor: UInt8
     public var softwareMinor: UInt8
@@ -37,7 +37,7 @@ public struct SH2ProductID: Sendable, Equatable {
     }
 
     public static let length = 16
-    /// Product ID Request (0xF9, §6.3.1): the ID and a reserved byte.
+    /// Product ID Request (0xF9): the ID and a reserved byte.
     public static let request: [UInt8] = [SH2ReportID.productIDRequest, 0x00]
 
     /// Decodes a response; nil unless `bytes` is one (ID 0xF8, 16 bytes).
@@ -58,13 +58,13 @@ public struct SH2ProductID: Sendable, Equatable {
     }
 }
 
-/// Set Feature (0xFD, 17 bytes, §6.5.4) and the Get Feature Response (0xFC) the hub answers it
+/// Set Feature (0xFD, 17 bytes) and the Get Feature Response (0xFC) the hub answers it
 /// with: the same layout after the ID. An interval of 0 turns the report off.
 public struct SH2Feature: Sendable, Equatable {
     public static let length = 17
 
     public var reportID: UInt8
-    /// Feature flags (§6.5.4: change sensitivity relative/enabled, wake-up, always-on); 0 here.
+    /// Feature flags (change sensitivity relative/enabled, wake-up, always-on); 0 here.
     public var flags: UInt8 = 0
     public var changeSensitivity: UInt16 = 0
     /// Time between reports, µs.

@@ -1,13 +1,13 @@
 public import FixedPoint
 
 // SH-2 input reports (CEVA "SH-2 Reference Manual" 1000-3625, §6.5 "Input reports"; revision
-// not confirmed in this checkout). Every input report begins with the same four bytes: report
+// not confirmed in this checkout, so subsections are cited by name, not number). Every input report begins with the same four bytes: report
 // ID, sequence number, status (bits 1:0 accuracy 0–3, bits 7:2 the delay's upper 6 bits) and
 // the delay's lower 8 bits: a 14-bit delay in 100 µs ticks after the batch's base timestamp
-// (§7.2.1). Values are little-endian two's complement in a fixed Q point per report, turned
+// ("Base Timestamp Reference"). Values are little-endian two's complement in a fixed Q point per report, turned
 // here into the project's formats exactly (shifts only: no rounding).
 
-/// The report IDs this project reads or writes (1000-3625 §6.5 and §6.6 tables).
+/// The report IDs this project reads or writes (1000-3625 §6.5 and the control reports' tables).
 public enum SH2ReportID {
     public static let accelerometer: UInt8 = 0x01
     public static let gyroscopeCalibrated: UInt8 = 0x02
@@ -17,10 +17,10 @@ public enum SH2ReportID {
     public static let stepCounter: UInt8 = 0x11
     public static let stabilityClassifier: UInt8 = 0x13
     public static let personalActivityClassifier: UInt8 = 0x1E
-    /// Timestamp Rebase (§7.2.2) and Base Timestamp Reference (§7.2.1): 5 bytes each.
+    /// "Timestamp Rebase" and "Base Timestamp Reference": 5 bytes each.
     public static let timestampRebase: UInt8 = 0xFA
     public static let baseTimestamp: UInt8 = 0xFB
-    /// Control channel (§6.3, §6.4): Get Feature Response, Set Feature, Product ID.
+    /// Control channel ("Product ID", "Set Feature Command"): Get Feature Response, Set Feature, Product ID.
     public static let getFeatureResponse: UInt8 = 0xFC
     public static let setFeature: UInt8 = 0xFD
     public static let productIDRequest: UInt8 = 0xF9
@@ -44,12 +44,12 @@ public enum SH2ReportID {
     }
 }
 
-/// The stability classifier's classes (1000-3625 §6.5.31, byte 4).
+/// The stability classifier's classes (1000-3625 §6.5 "Stability Classifier", byte 4).
 public enum SH2Stability: UInt8, Sendable, Equatable {
     case unknown = 0, onTable = 1, stationary = 2, stable = 3, motion = 4
 }
 
-/// The personal activity classifier's activities (1000-3625 §6.5.36: most likely state and a
+/// The personal activity classifier's activities (1000-3625 §6.5 "Personal Activity Classifier": most likely state and a
 /// confidence per activity, in this order).
 public enum SH2Activity: UInt8, Sendable, Equatable, CaseIterable {
     case unknown = 0, inVehicle = 1, onBicycle = 2, onFoot = 3, still = 4, tilting = 5, walking = 6, running = 7, onStairs = 8
@@ -154,7 +154,7 @@ public enum SH2Decoder {
 
     /// Walks a batch: each report's length comes from its ID; 0xFB sets the base (its signed
     /// delta, 100 µs ticks, says how long before the reference the batch's times count from),
-    /// 0xFA adds to it (§7.2; CEVA's sh2 library does the same). Stops at an unknown ID or a
+    /// 0xFA adds to it (the manual's timestamp reports; CEVA's sh2 library does the same). Stops at an unknown ID or a
     /// report cut short; never reads past `cargo`. Each report goes to `visit` with its time
     /// relative to the transport's reference (the host interrupt, or the read), µs:
     /// (−base delta + rebases + delay) × 100. Nothing is allocated.

@@ -1,9 +1,10 @@
 // SHTP, the Sensor Hub Transport Protocol the BNO08x speaks instead of registers (CEVA "Sensor
-// Hub Transport Protocol" 1000-3535, §2 "SHTP packets"; BNO08X data sheet 1000-3927, §1.3.1
-// "SHTP"). Revisions of these documents are not confirmed in this checkout: the facts used here
-// are the ones every revision and CEVA's sh2 host library agree on. Standard library only.
+// Hub Transport Protocol" 1000-3535, "SHTP packets"; BNO08X data sheet 1000-3927, "SHTP").
+// Their revisions were not available in this checkout, so sections are cited by name; each fact
+// used here is also what CEVA's sh2 host library does (read for understanding, not copied).
+// Standard library only.
 
-/// The SHTP channels of a BNO08x (BNO08X data sheet 1000-3927 §1.3.1, table "SHTP channels").
+/// The SHTP channels of a BNO08x (BNO08X data sheet 1000-3927, table "SHTP channels").
 /// Sequence numbers are kept per channel and per direction.
 public enum SHTPChannel {
     /// 0: SHTP's own command channel (the advertisement after a reset comes here).
@@ -21,7 +22,7 @@ public enum SHTPChannel {
     public static let count = 6
 }
 
-/// The 4-byte header in front of every SHTP transfer (1000-3535 §2.2): length LSB, length MSB
+/// The 4-byte header in front of every SHTP transfer (1000-3535, "SHTP header"): length LSB, length MSB
 /// (bit 15 = continuation: this transfer continues a packet the previous one began), channel,
 /// sequence number. The length counts the header too: a transfer of length 4 carries no cargo,
 /// and a device with nothing to send answers a read with length 0.

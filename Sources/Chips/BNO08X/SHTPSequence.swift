@@ -1,4 +1,4 @@
-/// The device's sequence numbers, one per channel (SHTP 1000-3535 §2.2: each side numbers the
+/// The device's sequence numbers, one per channel (SHTP 1000-3535, "SHTP header": each side numbers the
 /// transfers it sends on a channel, modulo 256). A number that skips ahead means packets were
 /// lost (the hub's buffer overflowed while the host did not read, or a transfer was corrupted):
 /// the skipped count is added to `lost`. A number that repeats is counted in `repeated`.

@@ -10,7 +10,7 @@ public enum SHTPReceived: Sendable, Equatable {
     case dropped(SHTPFramingProblem)
 }
 
-/// SHTP over I2C (BNO08X data sheet 1000-3927 §1.3.2 "I2C"; CEVA's sh2 I2C HAL reads the same
+/// SHTP over I2C (BNO08X data sheet 1000-3927, "I2C"; CEVA's sh2 I2C HAL reads the same
 /// way): the host reads the 4-byte header to learn the length, then reads the packet from its
 /// start (the device sends the header again, then the cargo). A packet longer than one read
 /// (`transferLimit`) continues in later reads, each beginning with a header of its own whose

@@ -11,7 +11,7 @@ import Testing
         return (reports, summary)
     }
 
-    /// 1000-3625 §6.5.9: Q8 m/s²; status bits 1:0 accuracy, bits 7:2 the delay's upper bits.
+    /// 1000-3625 §6.5 "Accelerometer": Q8 m/s²; status bits 1:0 accuracy, bits 7:2 the delay's upper bits.
     @Test func theAccelerometerIsQ8MetresPerSecondSquaredWithAccuracyAndDelay() throws {
         // x 0x0980 = 2432 / 256 = 9.5, y 0xFF00 = −1, z 1/256; status 0x07: accuracy 3, delay
         // upper bits 1, lower 0x10: 0x110 = 272 ticks = 27.2 ms.
@@ -20,7 +20,7 @@ import Testing
         #expect(report.value == .acceleration(Vector3(x: Q16_16(rawValue: 622_592), y: Q16_16(rawValue: -65_536), z: Q16_16(rawValue: 256))))
     }
 
-    /// Gyroscope Q9 rad/s (§6.5.13), field Q4 µT (§6.5.16).
+    /// Gyroscope (calibrated) Q9 rad/s, field (calibrated) Q4 µT (§6.5).
     @Test func theGyroscopeIsQ9AndTheFieldQ4() throws {
         let gyroscope = try #require(Self.decode([0x02, 0, 0x02, 0, 0x00, 0x02, 0x00, 0xFF, 0x00, 0x00]))
         #expect(gyroscope.value == .angularVelocity(Vector3(x: Q16_16(rawValue: 65_536), y: Q16_16(rawValue: -32_768), z: Q16_16(rawValue: 0))))
@@ -29,8 +29,8 @@ import Testing
         #expect(field.value == .magneticField(Vector3(x: Q16_16(1), y: Q16_16(-2), z: Q16_16(35))))
     }
 
-    /// Rotation vector (§6.5.18): i, j, k, real Q14 and the accuracy estimate Q12 rad; the
-    /// game rotation vector (§6.5.19) has no estimate. 11585 / 2¹⁴ = 0.70709: 90° about z.
+    /// Rotation vector (§6.5): i, j, k, real Q14 and the accuracy estimate Q12 rad; the
+    /// game rotation vector has no estimate. 11585 / 2¹⁴ = 0.70709: 90° about z.
     @Test func rotationVectorsAreQ14QuaternionsAndTheEstimateQ12Radians() throws {
         let quaternion = Quaternion(w: Q2_30(rawValue: 11_585 << 16), x: Q2_30(rawValue: 0), y: Q2_30(rawValue: 0), z: Q2_30(rawValue: 11_585 << 16))
         let rotation = try #require(Self.decode([0x05, 1, 0x03, 0, 0, 0, 0, 0, 0x41, 0x2D, 0x41, 0x2D, 0x00, 0x08]))
@@ -39,7 +39,7 @@ import Testing
         #expect(game.value == .gameRotationVector(quaternion) && game.accuracy == 1)
     }
 
-    /// Step counter (§6.5.29), stability classifier (§6.5.31), activity classifier (§6.5.36).
+    /// Step counter, stability classifier, personal activity classifier (§6.5).
     @Test func stepsStabilityAndActivity() throws {
         let steps = try #require(Self.decode([0x11, 0, 0, 0, 0xE8, 0x03, 0, 0, 0x34, 0x12, 0, 0]))
         #expect(steps.value == .stepCount(steps: 0x1234, latencyMicroseconds: 1000))
@@ -58,7 +58,7 @@ import Testing
         #expect(Self.decode([]) == nil)
     }
 
-    /// §7.2: the base delta counts back from the reference, a rebase moves it, each report's
+    /// The timestamp reports: the base delta counts back from the reference, a rebase moves it, each report's
     /// delay forward: time = (−base + rebases + delay) × 100 µs.
     @Test func aBatchPlacesEachReportByBaseRebaseAndDelay() {
         let cargo: [UInt8] = [0xFB, 10, 0, 0, 0,                               // base: 1 ms before the reference
@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    /// §6.3: the Product ID Response; §6.5.4: Set Feature with its interval in µs.
+    /// The Product ID Response; Set Feature with its interval in µs.
     @Test func productIDAndSetFeatureBytes() throws {
         let response: [UInt8] = [0xF8, 0x01, 3, 2, 0x9D, 0xA8, 0x98, 0x00, 0x70, 0x01, 0, 0, 7, 0, 0, 0]
         let product = try #require(response.withUnsafeBytes { SH2ProductID($0) })

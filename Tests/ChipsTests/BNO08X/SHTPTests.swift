@@ -33,7 +33,7 @@ final class ScriptedSHTPDevice: I2CBus {
         return [UInt8(field & 0xFF), UInt8(field >> 8), channel, sequence]
     }
 
-    /// 1000-3535 §2.2: length little endian with bit 15 the continuation flag, then channel and sequence.
+    /// 1000-3535, "SHTP header": length little endian with bit 15 the continuation flag, then channel and sequence.
     @Test func theHeaderIsLengthWithContinuationChannelAndSequence() {
         let bytes: [UInt8] = [0x14, 0x81, 0x03, 0x2A]
         let header = bytes.withUnsafeBytes { SHTPHeader($0) }
