@@ -182,6 +182,18 @@ import Testing
         #expect(harness.driver.lostPackets == 1)
     }
 
+    /// A hub left unread drops its oldest packets (its buffer is finite): every one it dropped
+    /// is counted as lost by the sequence numbers, no more.
+    @Test func packetsAHubDroppedAreCountedAsLost() throws {
+        let harness = try Harness()
+        try harness.run(to: 100_000_000)
+        harness.hub.advance(to: 1_000_000_000)  // nobody reads: the batches of 100 ms … 1 s, 91, wait; 64 are kept
+        #expect(harness.hub.droppedPackets == 27)
+        try harness.run(to: 1_100_100_000)
+        #expect(harness.driver.lostPackets == 27 && harness.driver.framingErrors == 0)
+        #expect(harness.count(.accelerometer) == 111 - 27)  // 0 … 1.1 s, less the dropped
+    }
+
     /// A header that changes between the header read and the packet read: that packet is
     /// dropped (counted as a framing error), and the gap it leaves counted as a lost packet.
     @Test func aHeaderThatChangesLosesOnePacket() throws {
