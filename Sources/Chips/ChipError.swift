@@ -16,6 +16,10 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The factory calibration read back fails its checksum (a corrupted transfer or PROM).
     case calibrationChecksumMismatch(chip: String, bus: String, address: UInt8, stored: UInt8, computed: UInt8)
 
+    /// The chip answers on the bus, but what it sends is not its protocol's packets (a BNO08x
+    /// speaks SHTP): another chip at the address, or a bus returning junk.
+    case unexpectedPackets(chip: String, bus: String, address: UInt8, what: String)
+
     public var description: String {
         switch self {
         case .bus(let error):
@@ -30,6 +34,10 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The \(chip) at \(hex(address)) on \(bus) answers, but its \(device) at \(hex(auxiliaryAddress)) on the chip's own auxiliary I2C bus "
                 + "did not acknowledge (I2C_MST_STATUS NACK). Nothing on the board's wiring reaches that bus: power-cycle the sensor; "
                 + "if it persists, the \(device) is damaged (a board file without the magnetometer is not possible for this chip yet)."
+        case .unexpectedPackets(let chip, let bus, let address, let what):
+            return "The device at \(hex(address)) on \(bus) answers, but not as a \(chip): it keeps sending transfers that are not SHTP packets (latest: \(what)). "
+                + "Check the board file's chip and address (`motionctl probe` lists what answers), that the \(chip)'s PS0/PS1 pins select I2C (both low), "
+                + "and the wiring and pull-ups; on a Raspberry Pi, change the I2C clock (its controller mishandles the chip's clock stretching: boards/README.md, section BNO08x)."
         case .invalidCalibration(let chip, let bus, let address):
             return "The \(chip) at \(hex(address)) on \(bus) returned an unusable factory calibration. The bus is probably returning junk: check wiring and pull-ups."
         case .calibrationChecksumMismatch(let chip, let bus, let address, let stored, let computed):

@@ -94,6 +94,11 @@ public enum ChipProbe {
             findings.append(Finding(address: MS5837Command.address, outcome: .identified(driver: chip.driver, chip: chip.name)))
         }
         try probe(lateCandidates, on: bus, into: &findings)
+        for address in BNO08XTable.addresses where !findings.contains(where: { $0.address == address }) {
+            if try probeBNO08X(bus, at: address) {
+                findings.append(Finding(address: address, outcome: .identified(driver: "bno08x", chip: "BNO08x (BNO085/BNO086) sensor hub, SHTP")))
+            }
+        }
         return findings.sorted { $0.address < $1.address }
     }
 
@@ -159,5 +164,43 @@ public enum ChipProbe {
             return ("ms5837-30ba", "MS5837 (unknown version \(hex(prom.version)): set ms5837-30ba or ms5837-02ba)")
         }
         return (variant.driver, variant.name)
+    }
+
+    /// The BNO08x has no identity register: it speaks SHTP packets. A plain read of its header
+    /// takes nothing off the hub; only if that transfer is SHTP-shaped (a quiet hub's empty
+    /// header, or a whole packet on channels 0…5) is a Product ID Request written, and the
+    /// answer (0xF8 on the control channel) looked for in the next 16 transfers. This is the
+    /// probe's one write: 0x4A/0x4B are also an ADS1x15 ADC's third and fourth addresses, and an
+    /// ADS1x15 whose conversion register reads as an empty header would take the request's
+    /// bytes into its Lo_thresh register (harmless to its conversions; a board file avoids it).
+    private static func probeBNO08X(_ bus: some I2CBus, at address: UInt8) throws(BusError) -> Bool {
+        let transport = SHTPTransport(bus: bus, address: address)
+        /// nil: nobody there, or a transfer that is not SHTP.
+        func next() throws(BusError) -> SHTPReceived? {
+            do {
+                let received = try transport.receive()
+                if case .dropped = received { return nil }
+                return received
+            } catch {
+                guard case .bus(let busError) = error else { return nil }
+                if busError.kind == .noAcknowledge || busError.kind == .notSupported { return nil }
+                throw busError
+            }
+        }
+        guard try next() != nil else { return false }
+        do {
+            try transport.send(channel: SHTPChannel.control, cargo: SH2ProductID.request, "asking for the BNO08x's product ID while probing")
+        } catch {
+            guard case .bus(let busError) = error, busError.kind != .noAcknowledge else { return false }
+            throw busError
+        }
+        for _ in 0..<16 {
+            guard let received = try next() else { return false }
+            if case .packet(let header) = received, header.channel == SHTPChannel.control,
+               transport.withCargo({ SH2ProductID($0) }) != nil {
+                return true
+            }
+        }
+        return false
     }
 }

@@ -29,17 +29,29 @@ public protocol PolledMagnetometerDriver: SelfRecoveringDriver {
     func read(nowNanoseconds: Int64) throws(ChipError) -> SensorReading?
 }
 
-/// An accelerometer + gyroscope with a magnetometer behind it, read together from one set of
-/// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample).
-public protocol PolledNineAxisDriver: SelfRecoveringDriver {
+/// A chip giving accelerometer, gyroscope and field, the field on a period of its own.
+public protocol NineAxisTiming: SelfRecoveringDriver {
     /// Time between two inertial samples, in nanoseconds.
     var samplePeriodNanoseconds: Int64 { get }
     /// Time between two fields, in nanoseconds (a multiple of the sample period).
     var magnetometerPeriodNanoseconds: Int64 { get }
+}
+
+/// An accelerometer + gyroscope with a magnetometer behind it, read together from one set of
+/// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample).
+public protocol PolledNineAxisDriver: NineAxisTiming {
     /// The newest sample stamped `nowNanoseconds` (with a field when one came in the same
     /// cycle), or nil when the chip has none (or was found reset and re-initialised).
     func read(nowNanoseconds: Int64) throws(ChipError)
         -> (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
+}
+
+/// A sensor hub that sends its samples as packets when it has them (BNO08x over SHTP): any
+/// number of accelerometer, gyroscope and field readings per read, each stamped by the hub's
+/// own timestamps (relative to `nowNanoseconds`, the data-ready edge or the poll).
+public protocol ReportStreamDriver: NineAxisTiming {
+    /// Reads what the hub has into `readings`; returns how many were written.
+    func read(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> Int
 }
 
 /// A barometer: pressure and die temperature, one measurement per period.
@@ -57,6 +69,7 @@ public protocol BarometerDriver: SelfRecoveringDriver {
 extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
 extension ICM20948Driver: PolledNineAxisDriver {}
+extension BNO08XDriver: ReportStreamDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
 extension QMC5883LDriver: PolledMagnetometerDriver {}

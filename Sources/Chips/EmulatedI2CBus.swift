@@ -29,4 +29,12 @@ public final class EmulatedI2CBus: I2CBus {
     public func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
         try device(address, register).writeRegisters(address: address, register: register, values: values)
     }
+
+    public func read(address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        try device(address, 0).read(address: address, into: buffer)
+    }
+
+    public func write(address: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        try device(address, values.first ?? 0).write(address: address, values: values)
+    }
 }

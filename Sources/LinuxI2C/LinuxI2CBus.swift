@@ -94,6 +94,51 @@ public final class LinuxI2CBus: I2CBus {
         }
     }
 
+    /// One plain read message (no register written first), for packet chips (the BNO08x's SHTP).
+    /// SMBus-only adapters have no such transfer: said as such.
+    public func read(address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        try checkOwnership(address)
+        guard buffer.count > 0 else { return }
+        guard supportsCombinedTransfers else {
+            throw BusError(.notSupported, bus: name, address: address,
+                           operation: "a plain read of \(buffer.count) bytes (the adapter does SMBus transfers only; a packet chip needs plain I2C)")
+        }
+        try singleMessage(address: address, flags: UInt16(I2C_M_RD), bytes: buffer.baseAddress!, count: buffer.count)
+    }
+
+    /// One plain write message of any length; on an SMBus-only adapter, the first byte as the
+    /// register of a block write (the same bytes on the wire, at most 33).
+    public func write(address: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        try checkOwnership(address)
+        guard let first = values.first else { return }
+        guard supportsCombinedTransfers else {
+            return try writeRegisters(address: address, register: first, values: UnsafeRawBufferPointer(rebasing: values[1...]))
+        }
+        // The kernel only reads a write message's buffer.
+        try singleMessage(address: address, flags: 0, bytes: UnsafeMutableRawPointer(mutating: values.baseAddress!), count: values.count)
+    }
+
+    private func singleMessage(address: UInt8, flags: UInt16, bytes: UnsafeMutableRawPointer, count: Int) throws(BusError) {
+        guard count <= Int(UInt16.max) else {
+            throw BusError(.notSupported, bus: name, address: address, operation: "a transfer of \(count) bytes (at most 65535)")
+        }
+        var message = i2c_msg(addr: UInt16(address), flags: flags, len: UInt16(count), buf: bytes.assumingMemoryBound(to: UInt8.self))
+        let result: Result<Int32, Errno> = withUnsafeMutablePointer(to: &message) { pointer in
+            var request = i2c_rdwr_ioctl_data(msgs: pointer, nmsgs: 1)
+            return withUnsafeMutableBytes(of: &request) { argument in
+                valueOrErrno { system.ioctlPointer(descriptor, UInt(I2C_RDWR), argument.baseAddress!) }
+            }
+        }
+        switch result {
+        case .failure(let error):
+            throw BusError(error.busErrorKind(), bus: name, address: address)
+        case .success(let transferred) where transferred != 1:
+            throw BusError(.shortTransfer(expected: 1, actual: Int(transferred)), bus: name, address: address)
+        case .success:
+            return
+        }
+    }
+
     /// Write the register, then read the burst, in one I2C_RDWR call with two messages.
     private func combinedRead(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
         var registerByte = register

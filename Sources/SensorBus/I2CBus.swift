@@ -15,9 +15,29 @@ public protocol I2CBus: AnyObject {
 
     /// Writes `register` followed by `values` in one transaction.
     func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError)
+
+    /// Reads `buffer.count` bytes in one plain read transaction (start, address with R, bytes,
+    /// stop): no register byte is written first. For chips that speak packets instead of
+    /// registers (the BNO08x's SHTP: a register write would be taken as the start of a packet).
+    func read(address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError)
+
+    /// Writes `values` in one plain write transaction (start, address with W, bytes, stop).
+    func write(address: UInt8, values: UnsafeRawBufferPointer) throws(BusError)
 }
 
 extension I2CBus {
+    /// A register-only bus cannot do a plain read: said as such, never faked with a register
+    /// write (which a packet chip would take as the start of a packet).
+    public func read(address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        throw BusError(.notSupported, bus: name, address: address, operation: "a plain read of \(buffer.count) bytes (no register)")
+    }
+
+    /// On the wire a plain write is a register write whose register is the first byte.
+    public func write(address: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        guard let first = values.first else { return }
+        try writeRegisters(address: address, register: first, values: UnsafeRawBufferPointer(rebasing: values[1...]))
+    }
+
     /// Reads one register.
     @inlinable
     public func readRegister(address: UInt8, register: UInt8) throws(BusError) -> UInt8 {

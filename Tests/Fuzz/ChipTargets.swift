@@ -26,6 +26,13 @@ final class FuzzedBus: I2CBus {
     }
 
     func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {}
+
+    /// A packet chip's plain read (BNO08x SHTP) takes the next bytes the same way.
+    func read(address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        try readRegisters(address: address, register: 0, into: buffer)
+    }
+
+    func write(address: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {}
 }
 
 /// A bus that keeps every byte an emulator returns: run a driver on it and the bytes are a
@@ -48,6 +55,15 @@ final class RecordingBus<Emulator: I2CBus & EmulatedChip>: I2CBus {
     func writeRegisters(address: UInt8, register: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
         try emulator.writeRegisters(address: address, register: register, values: values)
     }
+
+    func read(address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        try emulator.read(address: address, into: buffer)
+        bytes.append(contentsOf: buffer)
+    }
+
+    func write(address: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        try emulator.write(address: address, values: values)
+    }
 }
 
 enum ChipTargets {
@@ -66,8 +82,8 @@ enum ChipTargets {
     }
 
     /// How many choices `exercise` has: one per driver (two for the LSM9DS1 magnetometer's
-    /// variants) and the probe.
-    static let choices: UInt8 = 16
+    /// variants) and the probe (the last).
+    static let choices: UInt8 = 17
 
     /// Runs driver `choice % choices` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
@@ -121,6 +137,12 @@ enum ChipTargets {
         case 14:
             guard let driver = try? ICM20948Driver(bus: bus) else { return }
             times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 15:
+            // SHTP: every length, channel and report the bytes claim is checked before use.
+            guard let driver = try? BNO08XDriver(bus: bus, transferLimit: 32) else { return }
+            let readings = UnsafeMutableBufferPointer<SensorReading>.allocate(capacity: 64)
+            defer { readings.deallocate() }
+            times { _ = try? driver.read(into: readings, nowNanoseconds: $0) }
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -159,7 +181,7 @@ enum ChipTargets {
             recorded(BMP280Emulator(chipID: 0x60), 7), recorded(LPS25HEmulator(), 8),
             recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10), recorded(LIS2MDLEmulator(), 11),
             recorded(MMC5983MAEmulator(), 12), recorded(BMP388Emulator(), 13), recorded(BMP388Emulator(chipID: 0x60), 13),
-            recorded(ICM20948Emulator(), 14),
+            recorded(ICM20948Emulator(), 14), recorded(BNO08XEmulator(), 15),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

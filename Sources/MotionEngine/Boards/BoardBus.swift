@@ -35,4 +35,18 @@ final class BoardBus: I2CBus {
         case .emulated(let bus): try bus.writeRegisters(address: address, register: register, values: values)
         }
     }
+
+    func read(address: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
+        switch backend {
+        case .linux(let bus): try bus.read(address: address, into: buffer)
+        case .emulated(let bus): try bus.read(address: address, into: buffer)
+        }
+    }
+
+    func write(address: UInt8, values: UnsafeRawBufferPointer) throws(BusError) {
+        switch backend {
+        case .linux(let bus): try bus.write(address: address, values: values)
+        case .emulated(let bus): try bus.write(address: address, values: values)
+        }
+    }
 }

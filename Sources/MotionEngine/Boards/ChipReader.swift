@@ -52,6 +52,17 @@ class DriverReader<Driver: SelfRecoveringDriver> {
     var recoveries: Int { driver.recoveries }
 }
 
+/// The timing of a nine-axis chip whose field has its own period (ICM-20948, BNO08x): read
+/// like a register chip at its inertial period.
+class NineAxisReader<Driver: NineAxisTiming>: DriverReader<Driver> {
+    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
+    func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 {
+        channel == .magnetometer ? driver.magnetometerPeriodNanoseconds : driver.samplePeriodNanoseconds
+    }
+    var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
+    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+}
+
 /// A FIFO accelerometer + gyroscope (MPU-6050 family, BMI160): drained in bursts.
 final class FIFOReader<Driver: FIFOInertialDriver>: DriverReader<Driver>, ChipReader {
     var overflows: Int { driver.overflows }
@@ -90,13 +101,7 @@ final class PolledInertialReader<Driver: PolledInertialDriver>: DriverReader<Dri
 /// An accelerometer + gyroscope with its magnetometer's bytes beside the inertial data
 /// (ICM-20948): two or three readings per sample, the field only in the cycles that brought one.
 /// The magnetometer channel has its own period (every 11th sample at 1.1 kHz).
-final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: DriverReader<Driver>, ChipReader {
-    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
-    func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 {
-        channel == .magnetometer ? driver.magnetometerPeriodNanoseconds : driver.samplePeriodNanoseconds
-    }
-    var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
-    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
+final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: NineAxisReader<Driver>, ChipReader {
 
     func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
         let sample: (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
@@ -107,6 +112,16 @@ final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: DriverReader<Dri
         guard let field = sample.magneticField else { return 2 }
         readings[2] = field
         return 3
+    }
+}
+
+/// A sensor hub that sends packets of reports when it has them (BNO08x): every read takes what
+/// waits, any number of readings, each stamped by the hub (its base timestamp and delays,
+/// relative to the read's sample time). Its field has its own period (at most 100 Hz).
+final class ReportStreamReader<Driver: ReportStreamDriver>: NineAxisReader<Driver>, ChipReader {
+
+    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+        do { return try driver.read(into: readings, nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
     }
 }
 

@@ -138,7 +138,7 @@ import TestSupport
 
     /// The GY-271 twins: the QMC5883L (continuous 100 Hz) and the HMC5883L (single
     /// measurements of 6 ms, one per 10 ms at the 5 ms poll) both deliver the recording's field.
-    @Test(arguments: ["sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l", "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-icm-20948"])
+    @Test(arguments: ["sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l", "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-icm-20948", "sim-bno08x"])
     func theGY271TwinsDeliverTheField(name: String) throws {
         let readings = try run(String(decoding: try fileBytes("\(ProjectPaths.root)/boards/\(name).board"), as: UTF8.self), seconds: 1)
         let fields = readings.compactMap { reading -> Double? in

@@ -149,6 +149,25 @@ import TestSupport
         #expect(runtime.status[1].recoveries == 0 && runtime.status[1].loss(.magnetometer) == SampleLoss())
     }
 
+    /// A BNO08x at 0x4A (no identity register: named by its Product ID Response over SHTP)
+    /// counts as an IMU, and its probed section streams all three sensors on its emulator.
+    @Test func aBNO08XProbesIntoABoardThatRuns() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(BNO08XEmulator(address: 0x4A), at: 0x4A)
+        bus.attach(BMP280Emulator(address: 0x76), at: 0x76)
+        let probes = [BusProbe(bus: 1, findings: try ChipProbe.probe(bus))]
+        #expect(probes[0].findings.map(\.driver) == ["bno08x", "bmp280"])
+        #expect(ProbedBoard.hasIMU([BusProbe(bus: 1, findings: probes[0].findings.filter { $0.driver == "bno08x" })]))
+        let text = ProbedBoard.boardFile(name: "probed", probes: probes)
+        #expect(text.contains("[chip bno08x_1_4a]   # BNO08x"), "\(text)")
+        let emulated = try BoardFileParser.parse(text.replacingOccurrences(of: "bus = i2c-1", with: "bus = emulated"), path: "probed")
+        let runtime = try BoardRuntime(emulated, root: ProjectPaths.root, speed: 0)
+        var channels: [SensorChannel: Int] = [:]
+        try runtime.run(untilNanoseconds: 500_000_000) { channels[$0.value.channel, default: 0] += 1 }
+        #expect(channels[.accelerometer, default: 0] >= 45 && channels[.magnetometer, default: 0] >= 45, "\(channels)")
+        #expect(runtime.status[0].recoveries == 0)
+    }
+
     /// Installed boards are under the install prefix of the image holding the code (here the
     /// test executable, which links MotionEngine statically), never under a source tree.
     @Test func boardsAreFoundFromTheInstallPrefix() {
