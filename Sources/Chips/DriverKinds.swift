@@ -30,7 +30,8 @@ public protocol PolledMagnetometerDriver: SelfRecoveringDriver {
 }
 
 /// An accelerometer + gyroscope with a magnetometer behind it, read together from one set of
-/// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample).
+/// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample;
+/// BNO055: its three sensors in one burst, the field at 20 Hz).
 public protocol PolledNineAxisDriver: SelfRecoveringDriver {
     /// Time between two inertial samples, in nanoseconds.
     var samplePeriodNanoseconds: Int64 { get }
@@ -57,6 +58,7 @@ public protocol BarometerDriver: SelfRecoveringDriver {
 extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
 extension ICM20948Driver: PolledNineAxisDriver {}
+extension BNO055Driver: PolledNineAxisDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
 extension QMC5883LDriver: PolledMagnetometerDriver {}
