@@ -66,7 +66,7 @@ enum ChipTargets {
 
     /// How many choices `exercise` has: one per driver (two for the LSM9DS1 magnetometer's
     /// variants) and the probe.
-    static let choices: UInt8 = 16
+    static let choices: UInt8 = 17
 
     /// Runs driver `choice % choices` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
@@ -120,6 +120,10 @@ enum ChipTargets {
         case 14:
             guard let driver = try? ICM20948Driver(bus: bus) else { return }
             times { _ = try? driver.read(nowNanoseconds: $0) }
+        case 15:
+            guard let driver = try? BNO055Driver(bus: bus, pause: { _ in }) else { return }  // no 26 ms per (re)start
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+            _ = try? driver.readCalibrationProfile()
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -157,7 +161,7 @@ enum ChipTargets {
             recorded(BMP280Emulator(chipID: 0x60), 7), recorded(LPS25HEmulator(), 8),
             recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10), recorded(LIS2MDLEmulator(), 11),
             recorded(MMC5983MAEmulator(), 12), recorded(BMP388Emulator(), 13), recorded(BMP388Emulator(chipID: 0x60), 13),
-            recorded(ICM20948Emulator(), 14),
+            recorded(ICM20948Emulator(), 14), recorded(BNO055Emulator(), 15),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

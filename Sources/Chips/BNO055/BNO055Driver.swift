@@ -57,6 +57,9 @@ public final class BNO055Driver<Bus: I2CBus> {
     public let magnetometerPeriodNanoseconds: Int64 = BNO055Register.ndofMagnetometerPeriodNanoseconds
     public private(set) var recoveries = 0
     public private(set) var latestFusion: Fusion?
+    /// Waits a mode switch's time, in nanoseconds (nanosleep; a fuzzer, whose bus has no
+    /// processor behind it, passes one that returns at once).
+    private let pause: (Int64) -> Void
     private var lastSampleNanoseconds: Int64?
     private var lastFieldNanoseconds: Int64?
 
@@ -65,10 +68,12 @@ public final class BNO055Driver<Bus: I2CBus> {
 
     private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "BNO055") }
 
-    public init(bus: Bus, address: UInt8 = BNO055Register.address, configuration: Configuration = Configuration()) throws(ChipError) {
+    public init(bus: Bus, address: UInt8 = BNO055Register.address, configuration: Configuration = Configuration(),
+                pause: @escaping (Int64) -> Void = BNO055ModeSwitch.sleep) throws(ChipError) {
         self.bus = bus
         self.address = address
         self.configuration = configuration
+        self.pause = pause
         try initialise()
     }
 
@@ -106,7 +111,7 @@ public final class BNO055Driver<Bus: I2CBus> {
 
     private func setMode(_ mode: BNO055Register.OperationMode) throws(ChipError) {
         try access.write(BNO055Register.operationMode, mode.rawValue, "setting the BNO055's operation mode \(hex(mode.rawValue)) (OPR_MODE)")
-        Self.pause(mode == .configuration ? BNO055Register.toConfigurationNanoseconds : BNO055Register.fromConfigurationNanoseconds)
+        pause(mode == .configuration ? BNO055Register.toConfigurationNanoseconds : BNO055Register.fromConfigurationNanoseconds)
     }
 
     private func writeProfile(_ profile: BNO055CalibrationProfile) throws(ChipError) {
@@ -118,11 +123,6 @@ public final class BNO055Driver<Bus: I2CBus> {
                 try bus.writeRegisters(address: address, register: BNO055Register.calibrationProfile, values: values)
             }
         }
-    }
-
-    private static func pause(_ nanoseconds: Int64) {
-        var request = timespec(tv_sec: 0, tv_nsec: Int(nanoseconds)), remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     /// The profile the chip has learned (§3.11.4): into CONFIGMODE, the 22 bytes, and back to
@@ -216,5 +216,14 @@ public final class BNO055Driver<Bus: I2CBus> {
         case 0x0A: return "sensor configuration error"
         default: return "an error code the datasheet does not list"
         }
+    }
+}
+
+/// The wait for a BNO055 mode switch (outside the generic driver, so it can be its default).
+public enum BNO055ModeSwitch {
+    /// Sleeps `nanoseconds` (< 1 s), resuming after signals.
+    public static func sleep(_ nanoseconds: Int64) {
+        var request = timespec(tv_sec: 0, tv_nsec: Int(nanoseconds)), remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 }

@@ -35,6 +35,17 @@ struct ChipFamily: Sendable {
         }, emulate: { chip, senses in
             .inertial(ICM20948Emulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
         }, noise: SensorNoise(accelerometerDensity: 230e-6, gyroscopeDensity: 0.015, bandwidth: 51, magneticField: 0.6)),
+        // BNO055 in NDOF: its three sensors (offset-compensated by the chip's own background
+        // calibration, §3.6.5.1–3) feed the engine's pipeline; the chip's quaternion and
+        // CALIB_STAT are read with them (BNO055Driver.latestFusion) but not yet given to the
+        // engine. Noise: BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz, gyroscope
+        // 0.014 °/s/√Hz) at the fusion modes' fixed 32 Hz gyroscope bandwidth (an assumption for
+        // both); the BMM150's field noise is not given there: 0.6 µT assumed, as for the AK8963.
+        "bno055": ChipFamily(open: { bus, chip throws(ChipError) in
+            PolledNineAxisReader(try BNO055Driver(bus: bus, address: chip.address), label: chip.label)
+        }, emulate: { chip, senses in
+            .inertial(BNO055Emulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
+        }, noise: SensorNoise(accelerometerDensity: 150e-6, gyroscopeDensity: 0.014, bandwidth: 32, magneticField: 0.6)),
         "bmi160": ChipFamily(open: { bus, chip throws(ChipError) in
             FIFOReader(try BMI160Driver(bus: bus, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), label: chip.label)
         }, emulate: { chip, senses in .inertial(BMI160Emulator(address: chip.address, motion: senses.inertial)) },
@@ -114,6 +125,7 @@ struct ChipFamily: Sendable {
         "mpu6050": [.accelerometer, .gyroscope],
         "mpu9250": [.accelerometer, .gyroscope],  // its AK8963 is its own chip (ak8963)
         "icm20948": [.accelerometer, .gyroscope, .magnetometer],
+        "bno055": [.accelerometer, .gyroscope, .magnetometer],
         "bmi160": [.accelerometer, .gyroscope],
         "lsm6dsx": [.accelerometer, .gyroscope],
         "lsm9ds1": [.accelerometer, .gyroscope],
