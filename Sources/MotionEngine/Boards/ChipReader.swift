@@ -101,13 +101,19 @@ final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: DriverReader<Dri
     func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
         let sample: (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
         do { sample = try driver.read(nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
-        guard let sample else { return 0 }
-        readings[0] = sample.acceleration
-        readings[1] = sample.angularVelocity
-        guard let field = sample.magneticField else { return 2 }
-        readings[2] = field
-        return 3
+        return store(sample, into: readings)
     }
+}
+
+/// A nine-axis sample into a reader's buffer: two readings, three with a field; 0 for none.
+func store(_ sample: (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?,
+           into readings: UnsafeMutableBufferPointer<SensorReading>) -> Int {
+    guard let sample else { return 0 }
+    readings[0] = sample.acceleration
+    readings[1] = sample.angularVelocity
+    guard let field = sample.magneticField else { return 2 }
+    readings[2] = field
+    return 3
 }
 
 /// A magnetometer read from its output registers (AK8963, LSM9DS1 magnetometer, LIS3MDL,
