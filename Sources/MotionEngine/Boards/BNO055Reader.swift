@@ -11,20 +11,13 @@ protocol ProfileLearningReader: AnyObject {
 /// the calibration profile its fusion learned, once it reports itself fully calibrated (CALIB_STAT
 /// 0xFF): at the first such sample of a run, then at most every 10 minutes (each take switches
 /// the chip to CONFIGMODE and back: 26 ms without samples, BST-BNO055-DS000-14 table 3-6).
-final class BNO055Reader: DriverReader<BNO055Driver<BoardBus>>, ChipReader, ProfileLearningReader {
+final class BNO055Reader: PolledNineAxisReader<BNO055Driver<BoardBus>>, ProfileLearningReader {
     /// Between two takes of the profile, ns of board time.
     static let profileIntervalNanoseconds: Int64 = 600_000_000_000
     var onLearnedProfile: (([Int16]) -> Void)?
     private var lastProfileNanoseconds: Int64?
 
-    var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
-    func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 {
-        channel == .magnetometer ? driver.magnetometerPeriodNanoseconds : driver.samplePeriodNanoseconds
-    }
-    var pollIntervalNanoseconds: Int64 { registerPollInterval(samplePeriodNanoseconds) }
-    var lineWatchdogNanoseconds: Int64 { registerWatchdog(samplePeriodNanoseconds) }
-
-    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
+    override func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
         do {
             let sample = try driver.read(nowNanoseconds: sampleTime)
             if let onLearnedProfile, sample != nil, driver.latestFusion?.calibration.isFullyCalibrated == true,

@@ -90,7 +90,7 @@ final class PolledInertialReader<Driver: PolledInertialDriver>: DriverReader<Dri
 /// An accelerometer + gyroscope with its magnetometer's bytes beside the inertial data
 /// (ICM-20948): two or three readings per sample, the field only in the cycles that brought one.
 /// The magnetometer channel has its own period (every 11th sample at 1.1 kHz).
-final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: DriverReader<Driver>, ChipReader {
+class PolledNineAxisReader<Driver: PolledNineAxisDriver>: DriverReader<Driver>, ChipReader {
     var samplePeriodNanoseconds: Int64 { driver.samplePeriodNanoseconds }
     func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 {
         channel == .magnetometer ? driver.magnetometerPeriodNanoseconds : driver.samplePeriodNanoseconds
