@@ -60,6 +60,9 @@ public final class BNO055Driver<Bus: I2CBus> {
     /// Waits a mode switch's time, in nanoseconds (nanosleep; a fuzzer, whose bus has no
     /// processor behind it, passes one that returns at once).
     private let pause: (Int64) -> Void
+    /// What a reset chip gets back: the configured profile, or a plausible one read since
+    /// (what the chip learned this run is better than what it started with).
+    private var profileToRestore: BNO055CalibrationProfile?
     private var lastSampleNanoseconds: Int64?
     private var lastFieldNanoseconds: Int64?
 
@@ -74,6 +77,7 @@ public final class BNO055Driver<Bus: I2CBus> {
         self.address = address
         self.configuration = configuration
         self.pause = pause
+        profileToRestore = configuration.calibrationProfile
         try initialise()
     }
 
@@ -90,7 +94,7 @@ public final class BNO055Driver<Bus: I2CBus> {
         }
         try access.write(BNO055Register.powerMode, 0, "setting the BNO055's normal power mode (PWR_MODE)")
         try access.write(BNO055Register.unitSelection, BNO055Register.driverUnitSelection, "selecting the BNO055's units (UNIT_SEL)")
-        if let profile = configuration.calibrationProfile {
+        if let profile = profileToRestore {
             try writeProfile(profile)
         }
         try setMode(configuration.mode)
@@ -127,7 +131,8 @@ public final class BNO055Driver<Bus: I2CBus> {
 
     /// The profile the chip has learned (§3.11.4): into CONFIGMODE, the 22 bytes, and back to
     /// the configured mode. The outputs pause for the two switches (26 ms); save it when
-    /// `latestFusion?.calibration.isFullyCalibrated`.
+    /// `latestFusion?.calibration.isFullyCalibrated`. A plausible one is also what a reset chip
+    /// gets back from then on.
     public func readCalibrationProfile() throws(ChipError) -> BNO055CalibrationProfile {
         try setMode(.configuration)
         var storage = (UInt64(0), UInt64(0), UInt64(0))  // 22 of 24 bytes
@@ -139,7 +144,9 @@ public final class BNO055Driver<Bus: I2CBus> {
             return Array(profile)
         }
         try setMode(configuration.mode)
-        return BNO055CalibrationProfile(bytes: bytes)
+        let profile = BNO055CalibrationProfile(bytes: bytes)
+        if profile.isPlausible { profileToRestore = profile }
+        return profile
     }
 
     /// The newest sample stamped `nowNanoseconds` (the field with every fifth), or nil when

@@ -99,6 +99,19 @@ import Testing
         // Written outside CONFIGMODE, the chip ignores it (which the driver never does).
         try emulator.writeRegister(address: 0x28, register: 0x55, value: 0x01)
         #expect(emulator.ignoredWrites == 1)
+        // What the chip learns this run (here: MAG_RADIUS 737 → 800, written in CONFIGMODE as
+        // its fusion would) is what a later reset gets back, once read.
+        try emulator.writeRegister(address: 0x28, register: 0x3D, value: 0x00)
+        try emulator.writeRegister(address: 0x28, register: 0x69, value: 0x20)
+        try emulator.writeRegister(address: 0x28, register: 0x6A, value: 0x03)
+        try emulator.writeRegister(address: 0x28, register: 0x3D, value: 0x0C)
+        var learned = profile
+        learned.magnetometerRadius = 800
+        #expect(try driver.readCalibrationProfile() == learned)
+        emulator.powerOnReset()
+        emulator.advance(to: 40_000_000)
+        #expect(try driver.read(nowNanoseconds: 40_000_000) == nil && driver.recoveries == 2)
+        #expect(try driver.readCalibrationProfile() == learned)
     }
 
     @Test func aResetMidStreamIsNoticedAndRecovered() throws {
