@@ -53,7 +53,9 @@ public final class BNO055Driver<Bus: I2CBus> {
     public let configuration: Configuration
     /// Fusion output period in NDOF, and the period reads are made at in AMG: 10 ms.
     public let samplePeriodNanoseconds: Int64 = BNO055Register.fusionPeriodNanoseconds
-    /// The field's period: 20 Hz in NDOF (table 3-14) and in AMG (MAG_Config's reset rate).
+    /// The field's period: 20 Hz in NDOF (table 3-14). In AMG the rate is page 1's MAG_Config,
+    /// not set here: table 3-4 gives 10 Hz as the default, the register map's reset value 0x6D
+    /// reads 20 Hz; at 10 Hz every other field delivered would repeat the one before.
     public let magnetometerPeriodNanoseconds: Int64 = BNO055Register.ndofMagnetometerPeriodNanoseconds
     public private(set) var recoveries = 0
     public private(set) var latestFusion: Fusion?

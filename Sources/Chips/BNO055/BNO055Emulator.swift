@@ -17,7 +17,8 @@ public import SensorBus
 /// Simplifications: fusion outputs are what `attitude` says, not computed; Euler angles, linear
 /// acceleration and gravity stay 0; the outputs in NDOF are the ideal sensors (offsets already
 /// removed, as the chip's compensation would); SYS_TRIGGER's RST_SYS resets at once (the chip
-/// takes 650 ms).
+/// runs its power-on reset, §3.2, and answers again later); TEMP is in °C whatever UNIT_SEL's
+/// bit 4 says (the driver selects °C).
 ///
 /// Faults: bus faults (`inject`), `stuckOutput`, `powerOnReset()`, `systemError` (SYS_STATUS 1
 /// with that SYS_ERR).
@@ -102,8 +103,7 @@ public final class BNO055Emulator: I2CBus, EmulatedChip {
             let value = field(nanoseconds)
             store(at: BNO055Register.magnetometerData, [value.0, value.1, value.2].map { $0 * Double(BNO055Register.countsPerMicrotesla) })
         }
-        let celsius = units & 0x10 == 0 ? temperatureCelsius : temperatureCelsius * 1.8 + 32  // °F: 2 LSB per °F, here whole degrees
-        pages[0][Int(BNO055Register.temperature)] = UInt8(bitPattern: Int8(clamping: Int(celsius.rounded())))
+        pages[0][Int(BNO055Register.temperature)] = UInt8(bitPattern: Int8(clamping: Int(temperatureCelsius.rounded())))
         if fusion {
             let q = attitude(nanoseconds)
             store(at: BNO055Register.quaternionData, [q.0, q.1, q.2, q.3].map { $0 * 16384 })

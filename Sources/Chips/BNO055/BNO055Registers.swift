@@ -75,9 +75,6 @@ public enum BNO055Register {
     /// operation mode 7 ms. Registers written before the time is up may be lost.
     public static let toConfigurationNanoseconds: Int64 = 19_000_000
     public static let fromConfigurationNanoseconds: Int64 = 7_000_000
-    /// From power-on or RST_SYS to CONFIGMODE with the registers readable: 650 ms (§1.2,
-    /// table 0-2, "start-up time": POR to config mode).
-    public static let powerOnResetNanoseconds: Int64 = 650_000_000
 
     /// UNIT_SEL the driver writes: m/s², rad/s, radians, °C, Android orientation (bit 7 left at
     /// its reset value; it only changes the Euler angles' conventions, which are not used):
