@@ -15,6 +15,9 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     case auxiliaryDeviceNotAnswering(chip: String, bus: String, address: UInt8, device: String, auxiliaryAddress: UInt8)
     /// The factory calibration read back fails its checksum (a corrupted transfer or PROM).
     case calibrationChecksumMismatch(chip: String, bus: String, address: UInt8, stored: UInt8, computed: UInt8)
+    /// A chip with its own processor (the BNO055) reports a system error in its status
+    /// registers: `code` is its error register's value, `meaning` the datasheet's text for it.
+    case systemError(chip: String, bus: String, address: UInt8, code: UInt8, meaning: String)
 
     /// The chip answers on the bus, but what it sends is not its protocol's packets (a BNO08x
     /// speaks SHTP): another chip at the address, or a bus returning junk.
@@ -44,6 +47,9 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The \(chip) at \(hex(address)) on \(bus) returned a factory calibration (PROM) whose CRC-4 does not match: "
                 + "stored \(hex(stored)), computed \(hex(computed)). The transfer was corrupted or the PROM is damaged: check wiring "
                 + "and pull-ups (a long cable in water needs a bus extender) and power-cycle the sensor; if it persists, replace the sensor."
+        case .systemError(let chip, let bus, let address, let code, let meaning):
+            return "The \(chip) at \(hex(address)) on \(bus) reports a system error (\(hex(code)): \(meaning)). "
+                + "Power-cycle the sensor; if it persists after a power cycle, the chip's firmware or one of its sensors has failed."
         }
     }
 }

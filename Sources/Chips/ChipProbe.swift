@@ -27,6 +27,13 @@ public enum ChipProbe {
         // is not named; its driver selects bank 0 before it identifies the chip.
         Candidate(driver: "icm20948", addresses: ICM20948Register.addresses, identityRegister: ICM20948Register.whoAmI.address,
                   identities: [(ICM20948Register.identity, "ICM-20948 (with its AK09916 magnetometer)")]),
+        // BNO055: CHIP_ID 0xA0 at 0x00 on page 0 (BST-BNO055-DS000-14 §4.3.1), at 0x28 or 0x29.
+        // No other chip of this registry answers there; a stranger at those addresses (a
+        // VL53L0X or TSL2591 at 0x29) reads something else at 0x00 and is not named. Read-only:
+        // a BNO055 left on register page 1 by a program (PAGE_ID survives until a reset) reads
+        // a reserved register at 0x00 and is not named; its driver selects page 0 first.
+        Candidate(driver: "bno055", addresses: BNO055Register.addresses, identityRegister: BNO055Register.chipID,
+                  identities: [(BNO055Register.identity, "BNO055 (with its own fusion)")]),
         Candidate(driver: "lsm9ds1", addresses: [0x6A, 0x6B], identityRegister: LSM9DS1Register.whoAmI,
                   identities: [(LSM9DS1Register.inertialIdentity, "LSM9DS1 accelerometer/gyroscope")]),
         Candidate(driver: "lsm6dsx", addresses: LSM6DSXTable.addresses, identityRegister: LSM6DSXRegister.whoAmI,

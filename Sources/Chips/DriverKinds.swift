@@ -38,7 +38,8 @@ public protocol NineAxisTiming: SelfRecoveringDriver {
 }
 
 /// An accelerometer + gyroscope with a magnetometer behind it, read together from one set of
-/// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample).
+/// output registers (ICM-20948: the AK09916's bytes land beside the inertial data each sample;
+/// BNO055: its three sensors in one burst, the field at 20 Hz).
 public protocol PolledNineAxisDriver: NineAxisTiming {
     /// The newest sample stamped `nowNanoseconds` (with a field when one came in the same
     /// cycle), or nil when the chip has none (or was found reset and re-initialised).
@@ -70,6 +71,7 @@ extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
 extension ICM20948Driver: PolledNineAxisDriver {}
 extension BNO08XDriver: ReportStreamDriver {}
+extension BNO055Driver: PolledNineAxisDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}
 extension QMC5883LDriver: PolledMagnetometerDriver {}

@@ -36,10 +36,16 @@ final class EngineWorker {
 
     init(board: LiveBoard) throws(EngineError) {
         self.board = board
-        runtime = try BoardRuntime(board.description, root: BoardLocations.dataRoot(forBoardFile: board.path), speed: 1)
-        origin = PacedClock.monotonicNanoseconds()
-        // What `motionctl calibrate` stored for this board (gyroscope bias, accelerometer, magnetometer).
+        // What `motionctl calibrate` stored for this board (gyroscope bias, accelerometer, magnetometer),
+        // and the profiles its self-calibrating chips learned (a BNO055's), given back as they start.
         calibration = try BoardCalibration.load(path: BoardCalibration.path(forBoard: board.path))
+        runtime = try BoardRuntime(board.description.withStoredProfiles(calibration),
+                                   root: BoardLocations.dataRoot(forBoardFile: board.path), speed: 1)
+        origin = PacedClock.monotonicNanoseconds()
+        let profiles = ChipProfileSaver(path: BoardCalibration.path(forBoard: board.path),
+                                        board: board.path.split(separator: "/").last.map(String.init) ?? board.path)
+        runtime.onChipProfile = { profiles.save(label: $0, values: $1) }
+        profileSaver = profiles
         // What the online calibration learns (the magnetometer's offset, the gyroscope's bias)
         // goes back to that file.
         if board.channels.contains(.magnetometer) || board.channels.contains(.gyroscope) {
@@ -51,6 +57,8 @@ final class EngineWorker {
 
     private let calibration: BoardCalibration?
     private var saver: OnlineCalibrationSaver?
+    /// Saves what a BNO055 learned (its failures kept in it, as the online saver's are).
+    private let profileSaver: ChipProfileSaver
 
     var isIdle: Bool { raw.isEmpty && motions.isEmpty && taps.isEmpty && batched.isEmpty }
 

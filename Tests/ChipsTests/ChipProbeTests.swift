@@ -166,6 +166,46 @@ import Testing
     }
 }
 
+/// The BNO055 at 0x28/0x29 (CHIP_ID 0xA0 at 0x00, BST-BNO055-DS000-14 §4.3.1).
+@Suite struct BNO055ProbeTests {
+    @Test func aBNO055At0x28IsNamedBesideTheOtherChipsAndOnlyItsChipIDIsRead() throws {
+        let bus = EmulatedI2CBus()
+        let bno = BNO055Emulator()
+        let recorded = RecordingBus(bno)
+        bus.attach(recorded, at: 0x28)
+        bus.attach(MPU6050Emulator(), at: 0x68)
+        bus.attach(ICM20948Emulator(address: 0x69), at: 0x69)
+        bus.attach(LIS2MDLEmulator(), at: 0x1E)
+        bus.attach(BMP280Emulator(address: 0x76, chipID: 0x58), at: 0x76)
+        #expect(try ChipProbe.probe(bus) == [
+            .init(address: 0x1E, outcome: .identified(driver: "lis2mdl", chip: "LIS2MDL (or LSM303AGR magnetometer)")),
+            .init(address: 0x28, outcome: .identified(driver: "bno055", chip: "BNO055 (with its own fusion)")),
+            .init(address: 0x68, outcome: .identified(driver: "mpu6050", chip: "MPU-6050")),
+            .init(address: 0x69, outcome: .identified(driver: "icm20948", chip: "ICM-20948 (with its AK09916 magnetometer)")),
+            .init(address: 0x76, outcome: .identified(driver: "bmp280", chip: "BMP280")),
+        ])
+        // Only CHIP_ID was read at 0x28 (no other family asks there), and nothing was written:
+        // the chip is still in CONFIGMODE on page 0.
+        #expect(recorded.registersRead == [0x00])
+        #expect(try bno.readRegister(address: 0x28, register: 0x3D) == 0x00 && bno.page == 0 && bno.ignoredWrites == 0)
+    }
+
+    @Test func somethingElseAt0x28Or0x29IsNotTakenForABNO055() throws {
+        // A stranger (a VL53L0X-like part reading 0xEE at 0x00, or a blank one) at the BNO055's
+        // addresses is not named; a BNO055 at 0x29 beside it is.
+        let bus = EmulatedI2CBus()
+        bus.attach(RegisterImage(address: 0x28, [0x00: [0xEE], 0x0F: [0x3D], 0x75: [0x68]]), at: 0x28)
+        bus.attach(BNO055Emulator(address: 0x29), at: 0x29)
+        #expect(try ChipProbe.probe(bus) == [.init(address: 0x29, outcome: .identified(driver: "bno055", chip: "BNO055 (with its own fusion)"))])
+        // A BNO055 left on page 1 reads a reserved 0 at 0x00: not named (the probe selects no page).
+        let paged = BNO055Emulator()
+        try paged.writeRegister(address: 0x28, register: 0x07, value: 1)
+        let alone = EmulatedI2CBus()
+        alone.attach(paged, at: 0x28)
+        #expect(try ChipProbe.probe(alone).isEmpty && paged.page == 1)
+    }
+}
+
 /// A bus that passes every transaction on and records which registers were read.
 private final class RecordingBus: I2CBus {
     let inner: any I2CBus

@@ -83,7 +83,7 @@ enum ChipTargets {
 
     /// How many choices `exercise` has: one per driver (two for the LSM9DS1 magnetometer's
     /// variants) and the probe (the last).
-    static let choices: UInt8 = 17
+    static let choices: UInt8 = 18
 
     /// Runs driver `choice % choices` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
@@ -143,6 +143,10 @@ enum ChipTargets {
             let readings = UnsafeMutableBufferPointer<SensorReading>.allocate(capacity: 64)
             defer { readings.deallocate() }
             times { _ = try? driver.read(into: readings, nowNanoseconds: $0) }
+        case 16:
+            guard let driver = try? BNO055Driver(bus: bus, pause: { _ in }) else { return }  // no 26 ms per (re)start
+            times { _ = try? driver.read(nowNanoseconds: $0) }
+            _ = try? driver.readCalibrationProfile()
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -181,7 +185,7 @@ enum ChipTargets {
             recorded(BMP280Emulator(chipID: 0x60), 7), recorded(LPS25HEmulator(), 8),
             recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10), recorded(LIS2MDLEmulator(), 11),
             recorded(MMC5983MAEmulator(), 12), recorded(BMP388Emulator(), 13), recorded(BMP388Emulator(chipID: 0x60), 13),
-            recorded(ICM20948Emulator(), 14), recorded(BNO08XEmulator(), 15),
+            recorded(ICM20948Emulator(), 14), recorded(BNO08XEmulator(), 15), recorded(BNO055Emulator(), 16),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

@@ -28,6 +28,10 @@ public struct BoardDescription: Sendable, Equatable {
         public var emulatedHardIron: [Double]?
         /// For IIO chips: how samples are taken (`capture = sysfs | buffer`, `trigger = NAME`).
         public var iioCapture: IIOCapture = .sysfs
+        /// A chip's own calibration profile (a BNO055's registers 0x55…0x6A), written back when
+        /// the chip starts. From the board's calibration file (`withStoredProfiles`), never from
+        /// the board file: it belongs to the one chip, not to every board of the kind.
+        public var storedProfile: [Int16]?
     }
 
     /// How an IIO chip's samples are taken.

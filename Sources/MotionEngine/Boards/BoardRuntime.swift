@@ -45,6 +45,19 @@ public final class BoardRuntime {
     /// Told when a chip misbehaves without an error (outputs stuck, no data): the stream goes
     /// on, the episode is counted in `status`, and this says what happened and what to do.
     public var onWarning: ((String) -> Void)?
+    /// Told when a chip that calibrates itself (a BNO055) has learned a calibration profile
+    /// worth keeping: the chip's label and the profile's values, to save in the board's
+    /// calibration file (`BoardCalibration.bno055Profiles`) and give back at the next start
+    /// (`BoardDescription.withStoredProfiles`).
+    public var onChipProfile: ((_ label: String, _ values: [Int16]) -> Void)? {
+        didSet {
+            for session in sessions {
+                guard let learning = session.reader as? any ProfileLearningReader else { continue }
+                let (label, report) = (session.chip.label, onChipProfile)
+                learning.onLearnedProfile = report.map { report in { report(label, $0) } }
+            }
+        }
+    }
 
     /// Brings every chip up. `root` resolves relative `motion` paths (`BoardLocations.motionFile`);
     /// `speed` paces a simulated board against the wall clock (1: real time, 0: as fast as

@@ -47,6 +47,19 @@ struct ChipFamily: Sendable {
         }, emulate: { chip, senses in
             .inertial(BNO08XEmulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
         }, noise: SensorNoise(accelerometerDensity: 180e-6, gyroscopeDensity: 0.0038, bandwidth: 50, magneticField: 0.3)),
+        // BNO055 in NDOF: its three sensors (offset-compensated by the chip's own background
+        // calibration, §3.6.5.1–3) feed the engine's pipeline; the chip's quaternion and
+        // CALIB_STAT are read with them (BNO055Driver.latestFusion) but not yet given to the
+        // engine. Its stored profile is written back at start (BNO055Reader saves it). Noise: BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz, gyroscope
+        // 0.014 °/s/√Hz) at the fusion modes' fixed 32 Hz gyroscope bandwidth (an assumption for
+        // both); the BMM150's field noise is not given there: 0.6 µT assumed, as for the AK8963.
+        "bno055": ChipFamily(open: { bus, chip throws(ChipError) in
+            var configuration = BNO055Driver<BoardBus>.Configuration()
+            configuration.calibrationProfile = chip.storedProfile.flatMap { BNO055CalibrationProfile(values: $0) }
+            return BNO055Reader(try BNO055Driver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
+        }, emulate: { chip, senses in
+            .inertial(BNO055Emulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
+        }, noise: SensorNoise(accelerometerDensity: 150e-6, gyroscopeDensity: 0.014, bandwidth: 32, magneticField: 0.6)),
         "bmi160": ChipFamily(open: { bus, chip throws(ChipError) in
             FIFOReader(try BMI160Driver(bus: bus, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), label: chip.label)
         }, emulate: { chip, senses in .inertial(BMI160Emulator(address: chip.address, motion: senses.inertial)) },
@@ -127,6 +140,7 @@ struct ChipFamily: Sendable {
         "mpu9250": [.accelerometer, .gyroscope],  // its AK8963 is its own chip (ak8963)
         "icm20948": [.accelerometer, .gyroscope, .magnetometer],
         "bno08x": [.accelerometer, .gyroscope, .magnetometer],
+        "bno055": [.accelerometer, .gyroscope, .magnetometer],
         "bmi160": [.accelerometer, .gyroscope],
         "lsm6dsx": [.accelerometer, .gyroscope],
         "lsm9ds1": [.accelerometer, .gyroscope],

@@ -99,19 +99,15 @@ final class PolledInertialReader<Driver: PolledInertialDriver>: DriverReader<Dri
 }
 
 /// An accelerometer + gyroscope with its magnetometer's bytes beside the inertial data
-/// (ICM-20948): two or three readings per sample, the field only in the cycles that brought one.
+/// (ICM-20948, BNO055): two or three readings per sample, the field only in the cycles that brought one.
 /// The magnetometer channel has its own period (every 11th sample at 1.1 kHz).
-final class PolledNineAxisReader<Driver: PolledNineAxisDriver>: NineAxisReader<Driver>, ChipReader {
+/// Not final: the BNO055's reader also takes its calibration profile (`BNO055Reader`).
+class PolledNineAxisReader<Driver: PolledNineAxisDriver>: NineAxisReader<Driver>, ChipReader {
 
     func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
         let sample: (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
         do { sample = try driver.read(nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
-        guard let sample else { return 0 }
-        readings[0] = sample.acceleration
-        readings[1] = sample.angularVelocity
-        guard let field = sample.magneticField else { return 2 }
-        readings[2] = field
-        return 3
+        return store(sample, into: readings)
     }
 }
 
@@ -123,6 +119,17 @@ final class ReportStreamReader<Driver: ReportStreamDriver>: NineAxisReader<Drive
     func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
         do { return try driver.read(into: readings, nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
     }
+}
+
+/// A nine-axis sample into a reader's buffer: two readings, three with a field; 0 for none.
+func store(_ sample: (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?,
+           into readings: UnsafeMutableBufferPointer<SensorReading>) -> Int {
+    guard let sample else { return 0 }
+    readings[0] = sample.acceleration
+    readings[1] = sample.angularVelocity
+    guard let field = sample.magneticField else { return 2 }
+    readings[2] = field
+    return 3
 }
 
 /// A magnetometer read from its output registers (AK8963, LSM9DS1 magnetometer, LIS3MDL,

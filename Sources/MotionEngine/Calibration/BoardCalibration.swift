@@ -1,3 +1,4 @@
+import Chips
 import Glibc
 
 /// What `motionctl calibrate` measured on a board (and what the online magnetometer calibration
@@ -14,7 +15,14 @@ import Glibc
 /// magnetometer-offset-uncertainty = 0.6                  # µT, 1σ of the worst axis
 /// magnetic-field-strength = 48.2                         # µT, the Earth's field it left
 /// magnetometer-soft-iron = 1.02 0.97 1.01 0.01 0 -0.02   # factor: xx yy zz xy xz yz
+/// bno055-profile imu = -12 25 3 480 -320 96 -2 1 0 1000 737   # the BNO055's own registers
 /// ```
+///
+/// `bno055-profile LABEL` is the one exception to device axes and SI units: the calibration
+/// profile a BNO055 (the board file's `[chip LABEL]`) learned by itself, its eleven registers
+/// 0x55…0x6A as they read (chip axes; accelerometer offset in 0.01 m/s², magnetometer in 1/16 µT,
+/// gyroscope in 1/900 rad/s, then the accelerometer's and magnetometer's radii, BST-BNO055-DS000-14
+/// §3.6.4). The chip loses it at power-off; it is written back before the chip starts.
 ///
 /// How the engine applies them (`DeviceMotionEstimator`): rate − bias; accelerometer
 /// scale ⊙ (raw − offset) (per axis); magnetometer S (raw − offset), S the symmetric soft-iron
@@ -40,6 +48,8 @@ public struct BoardCalibration: Sendable, Equatable {
     /// The symmetric soft-iron matrix S as (xx, yy, zz, xy, xz, yz), a factor, determinant 1
     /// (it reshapes, it does not rescale, the field), or nil.
     public var magnetometerSoftIron: [Double]?
+    /// Per BNO055 (by its board-file label): its calibration profile's eleven register values.
+    public var bno055Profiles: [String: [Int16]] = [:]
 
     public init(gyroscopeBias: [Double]? = nil, accelerometerOffset: [Double]? = nil, accelerometerScale: [Double]? = nil,
                 magnetometerOffset: [Double]? = nil, magnetometerOffsetUncertainty: Double? = nil, magneticFieldStrength: Double? = nil,
@@ -78,6 +88,12 @@ public struct BoardCalibration: Sendable, Equatable {
         let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard content.contains(where: { !$0.isWhitespace }) else { return }
         let parts = content.split(separator: "=", maxSplits: 1)
+        let leftWords = parts.first?.split(whereSeparator: { $0 == " " || $0 == "\t" }) ?? []
+        if leftWords.first.map(String.init) == Self.bno055ProfileKey {
+            try parseBNO055Profile(label: leftWords.count == 2 ? String(leftWords[1]) : nil, parts.count == 2 ? parts[1] : "",
+                                   line: line.trimmingCharacters(in: " \t\n\r"))
+            return
+        }
         let key = parts.first.map { $0.filter { !$0.isWhitespace } } ?? ""
         let found = line.trimmingCharacters(in: " \t\n\r")
         guard let layout = Self.keys.first(where: { $0.name == key }) else {
@@ -104,6 +120,21 @@ public struct BoardCalibration: Sendable, Equatable {
         }
     }
 
+    static let bno055ProfileKey = "bno055-profile"
+
+    /// `bno055-profile LABEL = eleven integers` within the datasheet's ranges.
+    private mutating func parseBNO055Profile(label: String?, _ text: Substring, line: String) throws(SettingsLineError) {
+        let format = "bno055-profile LABEL = eleven integers (the chip's registers 0x55…0x6A)"
+        guard let label else { throw SettingsLineError(problem: "expected \"\(format)\", found \"\(line)\"") }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        let values = words.compactMap { Int16($0) }
+        guard values.count == 11, words.count == 11 else { throw SettingsLineError(problem: "expected \"\(format)\", found \"\(line)\"") }
+        guard BNO055CalibrationProfile(values: values)?.isPlausible == true else {
+            throw SettingsLineError(problem: "\(Self.bno055ProfileKey) \(label) is outside the BNO055's offset and radius ranges, which no working BNO055 needs: \"\(line)\"")
+        }
+        bno055Profiles[label] = values
+    }
+
     /// Every key: its name, how many numbers, how a line looks, the unit written beside it, and
     /// the plausible range of each number (a typo such as a scale of 0 or 10 is caught on load).
     static let keys: [(name: String, count: Int, format: String, unit: String, sensor: String, limits: ClosedRange<Double>?)] = [
@@ -125,6 +156,10 @@ public struct BoardCalibration: Sendable, Equatable {
         for (key, values) in zip(Self.keys, values) {
             guard let values else { continue }
             text += "\(key.name) = " + values.map { String($0) }.joined(separator: " ") + "      # \(key.unit)\n"
+        }
+        for (label, values) in bno055Profiles.sorted(by: { $0.key < $1.key }) {
+            text += "\(Self.bno055ProfileKey) \(label) = " + values.map { String($0) }.joined(separator: " ")
+                + "      # the BNO055's registers 0x55…0x6A, chip axes and units\n"
         }
         return text
     }

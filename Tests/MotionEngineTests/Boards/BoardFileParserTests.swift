@@ -7,10 +7,10 @@ import TestSupport
 @Suite struct BoardFileParserTests {
     @Test func everyShippedBoardFileParses() throws {
         for name in ["gy-521", "mpu-9250", "lsm6dsox-lis3mdl", "bmi160-bmp280", "sense-hat", "gy-521-qmc5883l", "gy-521-hmc5883l",
-                     "gy-521-lis2mdl", "gy-521-mmc5983ma", "gy-521-bmp388", "icm-20948", "bno08x",
+                     "gy-521-lis2mdl", "gy-521-mmc5983ma", "gy-521-bmp388", "icm-20948", "bno08x", "bno055",
                      "sim-gy-521", "sim-gy-521-bmp280", "sim-sense-hat", "sim-bmi160-bmp280", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
                      "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l",
-                     "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x"] {
+                     "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x", "sim-bno055"] {
             let board = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board")
             #expect(!board.chips.isEmpty, "\(name)")
             // Every simulated board runs: its emulators come up and the drivers read them.

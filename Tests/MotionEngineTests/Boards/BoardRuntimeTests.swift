@@ -149,6 +149,21 @@ import TestSupport
         #expect(fields.allSatisfy { abs($0 - 41.5) < 4 }, "\(name): the BROAD recording's |B| ≈ 43 µT")
     }
 
+    /// The BNO055 twin: no data-ready line, a sample per 10 ms period (NDOF's 100 Hz, table 3-14)
+    /// at the 5 ms poll, and the field with every fifth (20 Hz), the recording's |B|.
+    @Test func theBNO055TwinDeliversItsThreeSensorsAtNDOFsRates() throws {
+        let readings = try run(String(decoding: try fileBytes("\(ProjectPaths.root)/boards/sim-bno055.board"), as: UTF8.self), seconds: 1)
+        var counts: [SensorChannel: Int] = [:]
+        for reading in readings { counts[reading.value.channel, default: 0] += 1 }
+        #expect((98...101).contains(counts[.accelerometer, default: 0]) && (98...101).contains(counts[.gyroscope, default: 0]), "\(counts)")
+        #expect((19...21).contains(counts[.magnetometer, default: 0]), "\(counts)")
+        let fields = readings.compactMap { reading -> Double? in
+            if case .magneticField(let field) = reading.value { return field.length.doubleValue }
+            return nil
+        }
+        #expect(fields.allSatisfy { abs($0 - 41.5) < 4 }, "the BROAD recording's |B| ≈ 43 µT")
+    }
+
     func fileBytes(_ path: String) throws -> [UInt8] {
         let file = try #require(fopen(path, "r"))
         defer { fclose(file) }

@@ -19,7 +19,7 @@ import TestSupport
     final class Warnings { var messages: [String] = [] }
 
     static let families: [(driver: String, address: String)] = [
-        ("mpu6050", "0x68"), ("mpu9250", "0x68"), ("icm20948", "0x68"), ("bno08x", "0x4A"), ("bmi160", "0x68"), ("lsm6dsx", "0x6A"), ("lsm9ds1", "0x6A"),
+        ("mpu6050", "0x68"), ("mpu9250", "0x68"), ("icm20948", "0x68"), ("bno08x", "0x4A"), ("bno055", "0x28"), ("bmi160", "0x68"), ("lsm6dsx", "0x6A"), ("lsm9ds1", "0x6A"),
         ("lsm9ds1-magnetometer", "0x1C"), ("lis3mdl", "0x1C"), ("ak8963", "0x0C"), ("qmc5883l", "0x0D"), ("hmc5883l", "0x1E"),
         ("lis2mdl", "0x1E"), ("mmc5983ma", "0x30"), ("bmp280", "0x76"), ("bmp388", "0x77"), ("lps25h", "0x5C"),
     ]

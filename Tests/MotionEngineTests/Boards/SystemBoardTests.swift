@@ -168,6 +168,25 @@ import TestSupport
         #expect(runtime.status[0].recoveries == 0)
     }
 
+    /// A BNO055 at 0x28 beside an MPU-6050 at 0x68: the probe names both, the BNO055 counts as
+    /// an IMU, and its one section streams its three sensors on the emulators.
+    @Test func aBNO055BesideAnMPU6050ProbesIntoABoardThatRuns() throws {
+        let bus = EmulatedI2CBus()
+        bus.attach(MPU6050Emulator(address: 0x68), at: 0x68)
+        bus.attach(BNO055Emulator(), at: 0x28)
+        let probes = [BusProbe(bus: 1, findings: try ChipProbe.probe(bus))]
+        #expect(ProbedBoard.hasIMU([BusProbe(bus: 1, findings: probes[0].findings.filter { $0.driver == "bno055" })]))
+        let text = ProbedBoard.boardFile(name: "probed", probes: probes)
+        #expect(text.contains("[chip bno055_1_28]   # BNO055"), "\(text)")
+        let emulated = try BoardFileParser.parse(text.replacingOccurrences(of: "bus = i2c-1", with: "bus = emulated"), path: "probed")
+        #expect(emulated.chips.map(\.driver) == ["bno055", "mpu6050"])
+        let runtime = try BoardRuntime(emulated, root: ProjectPaths.root, speed: 0)
+        var channels: [SensorChannel: Int] = [:]
+        try runtime.run(untilNanoseconds: 500_000_000) { channels[$0.value.channel, default: 0] += 1 }
+        #expect(channels[.magnetometer, default: 0] >= 9, "the BNO055's field at 20 Hz: \(channels)")
+        #expect(runtime.status[0].recoveries == 0 && runtime.status[0].loss(.accelerometer) == SampleLoss())
+    }
+
     /// Installed boards are under the install prefix of the image holding the code (here the
     /// test executable, which links MotionEngine statically), never under a source tree.
     @Test func boardsAreFoundFromTheInstallPrefix() {
