@@ -143,10 +143,10 @@ let package = Package(
         .executableTarget(name: "motiond-soak", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
                           swiftSettings: strictSwift6),
         // The client and the APIs through the real motiond (restarts, history, authorization, recorder).
-        .testTarget(name: "MotionDaemonClientTests", dependencies: ["Locking", "MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl"],
+        .testTarget(name: "MotionDaemonClientTests", dependencies: ["Locking", "MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl", "TestSupport"],
                     swiftSettings: strictSwift6),
         // Starts the real motiond (and motionctl) on temporary sockets and history folders.
-        .testTarget(name: "MotionDaemonTests", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
+        .testTarget(name: "MotionDaemonTests", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl", "TestSupport"],
                     swiftSettings: strictSwift6),
         // Fleets through MQTT (issue 10): what a board computes, published to a broker through
         // libmosquitto (binary or JSON payloads, PAYLOADS.md), and the subscriber that decodes it.
