@@ -1,10 +1,12 @@
 import Glibc
+import Locking
 public import Testing
 
-/// For suites and tests that block their thread: sleep (`usleep`, `Thread.sleep`), wait for a
-/// process (`waitUntilExit`), a socket, a semaphore or a lock held elsewhere. Each of their tests
-/// runs on threads of its own (`OwnThreads.executor`) instead of Swift concurrency's cooperative
-/// pool (issue 22).
+/// For suites and tests that keep their thread for long: sleep (`usleep`, `Thread.sleep`, a
+/// simulated board paced in real time), wait for a process (`waitUntilExit`), a socket, a
+/// semaphore or the disk, or compute for more than about a second. Each of their tests runs on
+/// threads of its own (`OwnThreads.executor`) instead of Swift concurrency's cooperative pool
+/// (issue 22).
 ///
 /// Why: swift-testing calls a synchronous test function on the cooperative pool, which has one
 /// thread per core (two on the CI machine) and never adds one for a thread that blocks. Two
@@ -20,6 +22,10 @@ public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
+        // One turn per test case (a suite's own scope, if asked for, takes none: it holds its
+        // tests, which take theirs).
+        if testCase != nil { await OwnThreads.turns.take() }
+        defer { if testCase != nil { OwnThreads.turns.give() } }
         // The test's body, a nonisolated async thunk calling the (synchronous) test function,
         // runs on the preferred task executor: a thread of its own, however long it blocks.
         try await withTaskExecutorPreference(OwnThreads.executor) { try await function() }
@@ -27,8 +33,9 @@ public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
 }
 
 extension Trait where Self == OwnThreadsTrait {
-    /// The suite's or test's code blocks its thread: it runs on threads of its own, off Swift
-    /// concurrency's cooperative pool, so that it cannot starve the async tests beside it.
+    /// The suite's or test's code keeps its thread for long (it blocks, or computes for seconds):
+    /// it runs on threads of its own, off Swift concurrency's cooperative pool, so that it cannot
+    /// starve the async tests beside it.
     public static var blocking: Self { Self() }
 }
 
@@ -38,6 +45,12 @@ extension Trait where Self == OwnThreadsTrait {
 /// costs nothing that matters.
 public final class OwnThreads: TaskExecutor, Sendable {
     public static let executor = OwnThreads()
+
+    /// At most one test under the trait per core runs at a time, as many as the pool ran before
+    /// (the daemon and broker tests start processes that need the CPU): their threads no longer
+    /// take the pool's, but the machine's load stays what it was. Waiting for a turn holds no
+    /// thread.
+    static let turns = Turns(count: max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// Set (to any non-nil value) on these threads only, for `isCurrent`.
     private static let marker: pthread_key_t = {
@@ -74,5 +87,44 @@ public final class OwnThreads: TaskExecutor, Sendable {
             self.job = job
             self.executor = executor
         }
+    }
+}
+
+/// A counting semaphore for tasks: `take` waits without holding a thread (a continuation resumed
+/// by `give`), first come first served.
+final class Turns: Sendable {
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state: Lock<State>
+
+    init(count: Int) {
+        state = Lock(State(free: count))
+    }
+
+    func take() async {
+        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiting.append(turn)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if now { turn.resume() }
+        }
+    }
+
+    func give() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
