@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(name: "SwingCounter", dependencies: ["OpenCoreMotion"], path: "Examples/SwingCounter", swiftSettings: strictSwift6),
         .executableTarget(name: "TiltSteering", dependencies: ["OpenCoreMotion"], path: "Examples/TiltSteering", swiftSettings: strictSwift6),
         .testTarget(name: "ExamplesTests", dependencies: ["SwingCounter", "TiltSteering", "OpenCoreMotion"], swiftSettings: strictSwift6),
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift6),
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strictSwift6),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strictSwift6),
         .testTarget(name: "FixedPointTests", dependencies: ["FixedPoint", "TestSupport"],
                     swiftSettings: strictSwift6),
@@ -109,7 +109,7 @@ let package = Package(
                     swiftSettings: strictSwift6),
         .testTarget(name: "LinuxIIOTests", dependencies: ["LinuxIIO"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxGPIOTests", dependencies: ["LinuxGPIO"], swiftSettings: strictSwift6),
-        .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism"], swiftSettings: strictSwift6),
+        .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "OpenCoreMotionTests", dependencies: ["Locking", "OpenCoreMotion", "TestSupport"],
@@ -143,10 +143,10 @@ let package = Package(
         .executableTarget(name: "motiond-soak", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol"], path: "tools/motiond-soak",
                           swiftSettings: strictSwift6),
         // The client and the APIs through the real motiond (restarts, history, authorization, recorder).
-        .testTarget(name: "MotionDaemonClientTests", dependencies: ["Locking", "MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl"],
+        .testTarget(name: "MotionDaemonClientTests", dependencies: ["Locking", "MotionDaemonClient", "MotionDaemonProtocol", "OpenCoreMotion", "motiond", "motionctl", "TestSupport"],
                     swiftSettings: strictSwift6),
         // Starts the real motiond (and motionctl) on temporary sockets and history folders.
-        .testTarget(name: "MotionDaemonTests", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl"],
+        .testTarget(name: "MotionDaemonTests", dependencies: ["Locking", "MotionDaemon", "MotionDaemonProtocol", "motiond", "motionctl", "TestSupport"],
                     swiftSettings: strictSwift6),
         // Fleets through MQTT (issue 10): what a board computes, published to a broker through
         // libmosquitto (binary or JSON payloads, PAYLOADS.md), and the subscriber that decodes it.

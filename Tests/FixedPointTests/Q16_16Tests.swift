@@ -2,7 +2,7 @@ import FixedPoint
 import Testing
 import TestSupport
 
-@Suite struct Q16_16Tests {
+@Suite(.blocking) struct Q16_16Tests {
     /// The oracle: the exact product of two Q16.16 values is (a × b) / 2³² in Double
     /// (exact: |a × b| < 2⁶² needs 62 bits, but a × b / 2¹⁶ rounded to an integer is computed
     /// here in two exact steps on Int64 halves instead of trusting Double).

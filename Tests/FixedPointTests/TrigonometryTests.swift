@@ -5,7 +5,7 @@ import TestSupport
 
 /// Dense sweeps against Double (53-bit, far finer than the LSBs measured here): the worst error
 /// over the sweep must stay within the bound written in each function's doc comment.
-@Suite struct TrigonometryTests {
+@Suite(.blocking) struct TrigonometryTests {
     @Test func arctangent2WorstErrorMatchesItsDocumentedBound() {
         var worst = 0.0
         // Every direction on a circle of radius 2¹⁵ LSB at 2¹⁶ steps, plus seeded random pairs.

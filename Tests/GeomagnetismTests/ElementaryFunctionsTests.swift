@@ -1,10 +1,11 @@
 @testable import Geomagnetism
 import Glibc
 import Testing
+import TestSupport
 
 /// The module's own sin, cos and atan2 (it may not use Glibc) against Glibc's, in Float80 where
 /// the platform has it so that the reference's own rounding does not count.
-@Suite struct ElementaryFunctionsTests {
+@Suite(.blocking) struct ElementaryFunctionsTests {
     @Test func sineCosineOfDegrees() {
         var worst = 0.0
         var degrees = -720.0

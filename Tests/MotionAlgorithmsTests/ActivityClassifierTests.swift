@@ -2,11 +2,12 @@ import FixedPoint
 import Foundation
 import MotionAlgorithms
 import Testing
+import TestSupport
 
 /// The activity classifier on synthetic trajectories whose activity is known. Each is sampled at
 /// `rate` Hz with seeded noise; the walking detector's verdict (`stepping`, `cadence`) is given
 /// directly, as the pedometer's detector would give it, so these test the classifier alone.
-@Suite struct ActivityClassifierTests {
+@Suite(.blocking) struct ActivityClassifierTests {
     /// One sample of a trajectory: specific force (m/s², device axes) and rotation rate (rad/s).
     struct Sample {
         var acceleration: (Double, Double, Double)

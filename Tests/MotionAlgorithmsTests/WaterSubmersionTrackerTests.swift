@@ -1,7 +1,8 @@
 import MotionAlgorithms
 import Testing
+import TestSupport
 
-@Suite struct WaterSubmersionTrackerTests {
+@Suite(.blocking) struct WaterSubmersionTrackerTests {
     private let surface = 100_800.0  // Pa: not sea level, so learning it matters
 
     /// Feeds `depths` (m, 25 readings/s) as pressures in water of `density`; returns states and events.

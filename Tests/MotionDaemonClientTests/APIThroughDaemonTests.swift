@@ -2,10 +2,11 @@ import Foundation
 import OpenCoreMotion
 import Locking
 import Testing
+import TestSupport
 
 /// The Swift API on motiond: the same classes, the same shape of data as in-process, history
 /// from the daemon's store across a restart, and the in-process engine when no daemon answers.
-@Suite(.serialized) struct APIThroughDaemonTests {
+@Suite(.serialized, .blocking) struct APIThroughDaemonTests {
     /// Device motion and the accelerometer from the daemon look like the in-process engine's:
     /// unit quaternions, |gravity| = 1 g, the walker's accelerometer around 1 g, timestamps on
     /// CLOCK_MONOTONIC near now, at the interval asked.

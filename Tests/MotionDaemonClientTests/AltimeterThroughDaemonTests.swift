@@ -1,11 +1,12 @@
 import Foundation
 import OpenCoreMotion
 import Testing
+import TestSupport
 
 /// `CMAltimeter` on motiond (the simulated GY-521 + BMP280): the daemon owns the barometer and
 /// runs the in-process altimeter's stage for each start, so the updates have the same shape as
 /// in-process ones; the altimeter reconnects by itself after a daemon restart.
-@Suite(.serialized) struct AltimeterThroughDaemonTests {
+@Suite(.serialized, .blocking) struct AltimeterThroughDaemonTests {
     static let board = "sim-gy-521-bmp280.board"
 
     /// Relative and absolute altitude through the daemon and in-process, side by side on the

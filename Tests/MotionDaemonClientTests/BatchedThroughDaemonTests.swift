@@ -1,11 +1,12 @@
 import Foundation
 import OpenCoreMotion
 import Testing
+import TestSupport
 
 /// `CMBatchedSensorManager` on motiond: the manager's rule (the system's board or the daemon's
 /// own board file → the daemon; another board in-process), the daemon's FIFO rates, and a
 /// daemon restart that the stream survives with its lost samples counted.
-@Suite(.serialized) struct BatchedThroughDaemonTests {
+@Suite(.serialized, .blocking) struct BatchedThroughDaemonTests {
     /// Device-motion batches through the daemon as an `AsyncSequence`, as in-process: 200
     /// samples a batch, exactly 5 ms apart (the FIFO's 1 ms × 5), unit attitude, 1 g of gravity.
     @Test func deviceMotionBatchesThroughTheDaemonAsAnAsyncSequence() async throws {

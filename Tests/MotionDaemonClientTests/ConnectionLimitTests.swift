@@ -2,11 +2,12 @@ import Foundation
 import MotionDaemonClient
 import OpenCoreMotion
 import Testing
+import TestSupport
 
 /// A manager for the system's board that motiond refuses (its per-user connection limit,
 /// issue 22) says why, and does not run the board in-process beside the daemon, which would
 /// drive the same chips from two processes.
-@Suite struct ConnectionLimitTests {
+@Suite(.blocking) struct ConnectionLimitTests {
     @Test func aManagerTheDaemonRefusesSaysWhyAndLeavesTheBoardAlone() throws {
         let daemon = try Motiond("limit", options: ["--max-clients-per-user", "1"])
         defer { daemon.remove() }

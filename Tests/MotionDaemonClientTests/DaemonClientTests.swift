@@ -3,10 +3,11 @@ import MotionDaemonClient
 import MotionDaemonProtocol
 import Locking
 import Testing
+import TestSupport
 
 /// The client on its own: streams, queries, a restart survived with the gap reported, and the
 /// typed errors.
-@Suite(.serialized) struct DaemonClientTests {
+@Suite(.serialized, .blocking) struct DaemonClientTests {
     @Test func noDaemonIsNotRunningWithAdvice() {
         let error = #expect(throws: DaemonClientError.self) { try DaemonClient(path: "/tmp/ocm-no-such-\(getpid()).sock", name: "test") }
         #expect(error?.kind == .notRunning)

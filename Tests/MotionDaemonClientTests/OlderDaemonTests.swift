@@ -2,12 +2,13 @@ import Foundation
 import MotionDaemonClient
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// A client of this release and a motiond of an older one (protocol version 1, which refuses
 /// other versions): the client says hello again in each older version until version 1 is
 /// welcome, keeps everything version 1 has, and asks for no altitude (which would break the
 /// connection there).
-@Suite struct OlderDaemonTests {
+@Suite(.blocking) struct OlderDaemonTests {
     /// A stand-in for a version 1 motiond on `path`: refuses any hello but version 1 with
     /// `unsupportedVersion` (as that release does) and welcomes version 1; serves `connections`
     /// connections, then stops.

@@ -3,6 +3,7 @@ import Foundation
 // below has public members (an app in plain Swift 6 mode imports publicly already).
 public import OpenCoreMotion
 import Testing
+import TestSupport
 
 // The history half of Apple's Core Motion talks, written as an iOS developer writes it, run on
 // the real motiond (history is motiond's, as Core Motion's is the coprocessor's: in-process a
@@ -200,7 +201,7 @@ final class AccelerometerHistory {
     }
 }
 
-@Suite(.serialized) struct SensorRecorderTalkTests {
+@Suite(.serialized, .blocking) struct SensorRecorderTalkTests {
     /// Recorded at 50 Hz by motiond on the walker (device flat: about 1 g, down the z axis
     /// while still), read back as the talk reads it.
     @Test func recordedAccelerometerIsReadBackAsTheTalkReadsIt() throws {

@@ -2,10 +2,11 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// Who gets data: the policy's `deny` and `live-only`, and a user outside group motion, each
 /// answered with a typed error that says what to do, never with data.
-@Suite(.serialized) struct AuthorizationTests {
+@Suite(.serialized, .blocking) struct AuthorizationTests {
     @Test func aUserDeniedByThePolicyGetsATypedErrorAndNoData() throws {
         let daemon = try DaemonProcess("deny", policy: "# the test user is denied\ndeny \(getuid())\n")
         defer { daemon.remove() }

@@ -4,12 +4,13 @@ import MotionDaemonProtocol
 import Synchronization
 import Locking
 import Testing
+import TestSupport
 
 /// The batched streams (protocol version 3) on the real motiond with the simulated GY-521 (an
 /// MPU-6050 read through its FIFO, 1 kHz at full rate): full-rate batches beside other clients,
 /// the recorder's history unbroken across the IMU's switch to the FIFO rate and back, and a
 /// client that stops reading told what it lost while another loses nothing.
-@Suite(.serialized) struct BatchedStreamTests {
+@Suite(.serialized, .blocking) struct BatchedStreamTests {
     @Test func fullRateBatchesBesideA100HzClientAndTheRecorderStaysContinuous() throws {
         let daemon = try DaemonProcess("batched-rate", board: "sim-gy-521.board")
         defer { daemon.remove() }

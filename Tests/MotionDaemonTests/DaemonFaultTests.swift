@@ -2,10 +2,11 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// Faults around motiond (issue 22): the daemon stopped and continued with clients attached; a
 /// history folder it may not write.
-@Suite struct DaemonFaultTests {
+@Suite(.blocking) struct DaemonFaultTests {
     /// SIGSTOP for 5 s with a streaming client attached and a new connection's hello waiting in
     /// the socket: after SIGCONT the stream carries on over the same connection, the waiting
     /// hello is welcome (not closed as late: deadlines are judged after reading what arrived)

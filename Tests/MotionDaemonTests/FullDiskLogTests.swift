@@ -2,11 +2,12 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// A full disk under a running motiond (issue 22): every commit fails, and the log says so once,
 /// then a summary a window, not a line a commit; when space comes back it says that too. The
 /// history goes on a 2 MB tmpfs filled up by the test (root only: it mounts one).
-@Suite struct FullDiskLogTests {
+@Suite(.blocking) struct FullDiskLogTests {
     static let canMount: Bool = {
         guard getuid() == 0 else { return false }
         let probe = "/tmp/motiond-mount-probe-\(getpid())"

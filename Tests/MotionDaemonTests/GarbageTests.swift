@@ -2,10 +2,11 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// Bytes that are not the protocol get a typed error and a closed connection, and the daemon
 /// goes on serving everyone else.
-@Suite struct GarbageTests {
+@Suite(.blocking) struct GarbageTests {
     /// Connects a raw socket, sends `bytes`, and returns everything the daemon sends back
     /// until it closes (a minute without a byte: a hang, not a latency).
     static func exchange(_ bytes: [UInt8], socket path: String, hangUp: Bool = false) throws -> [UInt8] {

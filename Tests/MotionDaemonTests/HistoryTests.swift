@@ -2,10 +2,11 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// The history motiond keeps: steps and activity answered the same across a restart, and a
 /// `kill -9` at random moments never loses what a query had already been answered from.
-@Suite(.serialized) struct HistoryTests {
+@Suite(.serialized, .blocking) struct HistoryTests {
     /// The walker stands 2 s, walks 18 steps in 10 s, stands 6 s: after 19 s there are steps, a
     /// walk and a stand longer than the history's 5 s blips; a query of that range gives the same after a restart, and the stored samples are
     /// 50 Hz with one continuity run.

@@ -2,6 +2,7 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// motiond under clients that mean harm (issue 22): crowds of connections, slowloris, hostile
 /// frames, a client that never reads. Each asserts what the daemon holds (descriptors, memory)
@@ -11,7 +12,7 @@ import Testing
 /// hostile connection attempts: tools/benchmarks/motiond_hostile.py, docs/motiond.md). Every
 /// wait here is a minute, a guard against a hang; what is asserted is counted (descriptors,
 /// sockets, bytes, answers, messages), never how long something took.
-@Suite(.serialized) struct HostileClientTests {
+@Suite(.serialized, .blocking) struct HostileClientTests {
     /// 3 000 connections from one user: past the per-user limit each is refused with the reason
     /// and closed as it is accepted, so the daemon holds no more descriptors than the limit
     /// allows; another user is still served during the attack, and when it ends the

@@ -2,6 +2,7 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// A daemon restarted at once: the sensor recorder's history must show the break as a new
 /// continuity run (CMRecordedAccelerometerData.identifier), however short it is, and no stored
@@ -14,7 +15,7 @@ import Testing
 /// sample arrives 0.2–0.5 ms after its time). So the daemon tells its store that its engine is
 /// a new stream (`HistoryStore.startNewRun`), whatever the gap; MotionHistoryTests checks the
 /// store's side with a break of one period, which this end-to-end test cannot force.
-@Suite(.serialized) struct QuickRestartTests {
+@Suite(.serialized, .blocking) struct QuickRestartTests {
     @Test func anImmediateRestartStartsANewContinuityRun() throws {
         let daemon = try DaemonProcess("quick-restart")
         defer { daemon.remove() }

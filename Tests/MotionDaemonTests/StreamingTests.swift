@@ -3,10 +3,11 @@ import Locking
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// Many clients at once, each at its own rate; a client that stops reading is told what it
 /// lost and costs the others nothing; clients that vanish mid-stream leave the daemon serving.
-@Suite(.serialized) struct StreamingTests {
+@Suite(.serialized, .blocking) struct StreamingTests {
     /// The accelerometer samples of one client and its dropped notices, read until `done` says
     /// so. Windows are on the samples' own timestamps, not the wall clock: a loaded machine (or
     /// a sanitizer) delays delivery but cannot change what is judged. The minute is a guard

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The unit in tools/motiond passes `systemd-analyze verify` (with ExecStart pointed at the
 /// motiond just built: verify checks the binary exists), and says what the issue asks of it.
-@Suite struct SystemdUnitTests {
+@Suite(.blocking) struct SystemdUnitTests {
     static let unitPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("tools/motiond/motiond.service").path
 

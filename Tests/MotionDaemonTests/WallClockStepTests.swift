@@ -2,6 +2,7 @@ import Foundation
 import MotionDaemon
 import MotionDaemonProtocol
 import Testing
+import TestSupport
 
 /// The wall clock stepped forward and back by hours while motiond runs (issue 22), without root
 /// and without moving the machine's clock: motiond's hidden `--wall-clock-step-file` steps
@@ -9,7 +10,7 @@ import Testing
 /// clock it started with: the live stream goes on without a jump, a drop or a sample misdated
 /// by the step; the history holds the whole run, continuous and on the same clock, and its
 /// pedometer queries still sum; each step is one log line saying which way.
-@Suite struct WallClockStepTests {
+@Suite(.blocking) struct WallClockStepTests {
     @Test func steppedForwardAndBackByHoursNothingIsLostOrMisdated() throws {
         let hour: Int64 = 3_600_000_000_000
         let stepFile = "/tmp/motiond-clock-step-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

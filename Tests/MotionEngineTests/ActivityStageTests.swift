@@ -5,7 +5,7 @@ import Testing
 
 /// The activity stage end to end on a real recording: UCI HAPT exp01 user01 (waist phone,
 /// 50 Hz acc + gyro, CC BY 4.0), 140–240 s: standing, then four labelled walking legs.
-@Suite struct ActivityStageTests {
+@Suite(.blocking) struct ActivityStageTests {
     static func replay() throws -> [MotionActivityUpdate] {
         let playback = try RecordingPlayback(path: ProjectPaths.recording("uci_hapt_exp01_user01_stand_walk.csv.gz"))
         var stage = ActivityStage()

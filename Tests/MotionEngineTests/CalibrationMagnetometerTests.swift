@@ -4,11 +4,12 @@ import Glibc
 import MotionAlgorithms
 @testable import MotionEngine
 import Testing
+import TestSupport
 
 /// Soft iron: an AK8963 emulator, read by the real driver, feels the synthetic tumble's field
 /// through a known distortion raw = A h + b (A symmetric: soft iron; b: hard iron) with its
 /// noise; the ellipsoid fit must find b and S ∝ A⁻¹, and device motion must apply them.
-@Suite struct CalibrationMagnetometerTests {
+@Suite(.blocking) struct CalibrationMagnetometerTests {
     static let distortion = Matrix3(m: [1.10, 0.05, -0.03,
                                         0.05, 0.92, 0.04,
                                         -0.03, 0.04, 1.00])

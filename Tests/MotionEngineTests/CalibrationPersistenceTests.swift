@@ -13,7 +13,7 @@ import TestSupport
 /// IMU mostly about one axis, which leaves one axis of the offset unobservable (its 1σ stays
 /// above 80 µT after 120 s of the recording looped), so the calibration never reaches high
 /// accuracy there, as it should not.
-@Suite(.serialized) struct CalibrationPersistenceTests {
+@Suite(.serialized, .blocking) struct CalibrationPersistenceTests {
     /// The injected hard iron in device axes: the board mounts the AK8963 as `y x -z`.
     static let hardIron = [-90.0, 150, -60]
 

@@ -3,10 +3,11 @@ import Foundation
 import MotionAlgorithms
 import MotionEngine
 import Testing
+import TestSupport
 
 /// No steps from a vehicle (issue 19: < 0.5 false steps a minute on a bike or in a car), and no
 /// step lost from the walk after it, on a synthetic bicycle ride whose truth is known.
-@Suite struct PedometerVehicleTests {
+@Suite(.blocking) struct PedometerVehicleTests {
     /// 100 Hz, gravity along z (a phone lying on a handlebar, screen up). Until `rideEnd` (s) a
     /// handlebar's ride: the road's undamped vibration (0.8 m/s² rms on each axis, broadband)
     /// and its slow bumps (1–2.3 Hz, 0.25 m/s² each); from 40 to 55 s, shocks at 3 Hz

@@ -2,9 +2,10 @@ import FixedPoint
 import Foundation
 import MotionAlgorithms
 import Testing
+import TestSupport
 
 /// The step detector on synthetic accelerometer signals whose step count is known.
-@Suite struct StepDetectorTests {
+@Suite(.blocking) struct StepDetectorTests {
     /// `seconds` of a device whose vertical specific force is g + `amplitude` sin(2π f t)
     /// (a step per cycle) plus a little seeded noise, sampled at 100 Hz; returns credited times.
     static func run(seconds: Double, stepFrequency: Double, amplitude: Double, noise: Double = 0.05) -> [Int64] {

@@ -11,7 +11,7 @@ import TestSupport
 /// step counts within 2 % of each other and of the truth, and no 20 s of steady walking may be
 /// credited less than 90 % of its steps. tools/benchmarks/robustness.py runs the same versions
 /// of more dev recordings through `motionctl replay`.
-@Suite struct StepRobustnessTests {
+@Suite(.blocking) struct StepRobustnessTests {
     typealias Sample = (time: Double, x: Double, y: Double, z: Double)
 
     static let walk: (samples: [Sample], steps: [Double], window: ClosedRange<Double>) = {

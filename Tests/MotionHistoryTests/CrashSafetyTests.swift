@@ -6,7 +6,7 @@ import Testing
 
 /// Nothing reported as stored is lost, and nothing torn is ever served: `kill -9` of a writer
 /// at random moments, and power cuts simulated by truncating (or zero-extending) the files.
-@Suite struct CrashSafetyTests {
+@Suite(.blocking) struct CrashSafetyTests {
     static let batch = CrashStream.batchNanoseconds
 
     /// The samples served from batch `first` on are the stream's, whole and in order, and there

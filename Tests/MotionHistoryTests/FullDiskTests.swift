@@ -1,12 +1,13 @@
 import Foundation
 import MotionHistory
 import Testing
+import TestSupport
 
 /// Commits that fail for long (a full disk): the accelerometer samples waiting in memory are
 /// bounded by `maximumUnwrittenNanoseconds`, the rest are dropped and counted, and what was kept
 /// is written when the disk takes it again, with the gap as a new continuity run. The history
 /// goes on a 256 KB tmpfs the test fills (root only: it mounts one).
-@Suite struct FullDiskTests {
+@Suite(.blocking) struct FullDiskTests {
     static let canMount: Bool = {
         guard getuid() == 0 else { return false }
         let probe = NSTemporaryDirectory() + "history-mount-probe-\(getpid())"

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The store answers as the in-memory histories do, across commits and reopenings.
-@Suite struct QueryTests {
+@Suite(.blocking) struct QueryTests {
     static let second: Int64 = 1_000_000_000
     static let hour = 3600 * second
 

@@ -7,7 +7,7 @@ import Testing
 /// How much the history costs an SD card, measured on a real 50 Hz walk (UCI HAPT: standing,
 /// then walking, a smartphone at the waist), looped and time-compressed: three days and two
 /// hours of one-second commits, so retention has pruned for two hours when it is measured.
-@Suite struct StorageSizeTests {
+@Suite(.blocking) struct StorageSizeTests {
     /// The recording's accelerometer in g, at its own 50 Hz.
     static func walk() throws -> [(Double, Double, Double)] {
         let reader = try RecordingReader(path: ProjectPaths.recording("uci_hapt_exp01_user01_stand_walk.csv.gz"))

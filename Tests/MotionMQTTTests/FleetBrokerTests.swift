@@ -1,12 +1,13 @@
 import Foundation
 @testable import MotionMQTT
 import Testing
+import TestSupport
 
 /// Publishing through a real mosquitto broker on loopback (apt: mosquitto): two simulated
 /// boards, the will of a killed publisher, a broker restart mid-stream. Serialized: the boards
 /// are the process's own (one engine per board file). No wall-clock bound: waits are on
 /// conditions (60 s deadlines, for a hang), rates are judged on the messages' timestamps.
-@Suite(.serialized)
+@Suite(.serialized, .blocking)
 struct FleetBrokerTests {
     /// sim-walker (BMI160 + BMP280: all streams) and sim-gy-521 (MPU-6050, no barometer) publish
     /// for 12 s: every QoS 1 message arrives, in order, and device motion at its rate.

@@ -3,9 +3,10 @@ import Foundation
 import OpenCoreMotion
 import Locking
 import Testing
+import TestSupport
 
 /// `CMHeadphoneMotionManager` fed from the broker by a board publishing in this process.
-@Suite(.serialized)
+@Suite(.serialized, .blocking)
 struct HeadphoneMotionTests {
     final class Events: CMHeadphoneMotionManagerDelegate {
         let log = Lock<[String]>([])

@@ -2,13 +2,14 @@ import Foundation
 @testable import MotionMQTT
 import Locking
 import Testing
+import TestSupport
 
 /// The client's behaviour while the broker is away, against a real mosquitto that is down,
 /// then up: QoS 1 messages wait (up to `max_queued`, the rest refused and counted) and are
 /// delivered when the broker comes, each once and in order; QoS 0 messages are counted lost.
 /// Waits are on conditions, their deadlines (60 s) for a hang only: libmosquitto retries every
 /// 1–2 s, and how soon a loaded machine restarts the broker and reconnects is no claim here.
-@Suite(.serialized)
+@Suite(.serialized, .blocking)
 struct OfflineQueueTests {
     @Test func qos1WaitsForTheBrokerUpToTheBoundAndQoS0IsCountedLost() throws {
         let broker = try LocalBroker()

@@ -4,10 +4,11 @@ import Foundation
 import OpenCoreMotionC
 import Locking
 import Testing
+import TestSupport
 
 /// The C API's remote device motion (opencoremotion.h, `ocm_remote_motion_*`), called as a C
 /// program calls it, fed by a board publishing in this process through a local mosquitto.
-@Suite(.serialized)
+@Suite(.serialized, .blocking)
 struct RemoteMotionCAPITests {
     /// What the C callback saw; reached through its `user_data`.
     final class Seen: Sendable {

@@ -1,11 +1,12 @@
 import Foundation
 import MotionManagerCore
 import Testing
+import TestSupport
 
 /// The wall clock ↔ engine clock conversion is exact both ways, however the threads doing it
 /// are scheduled: a pedometer's `startDate` is the date it was given, also after motiond
 /// restarts (APIThroughDaemonTests' restart test broke on a few µs, under load and sanitizers).
-@Suite struct WallClockTests {
+@Suite(.blocking) struct WallClockTests {
     /// Four threads (two cores: they preempt each other, as a loaded machine does) each take
     /// 20 000 wall times to engine time and back: every one comes back to the nanosecond.
     @Test func wallToEngineAndBackIsExactUnderContention() {

@@ -3,7 +3,7 @@ import Recordings
 import Testing
 import TestSupport
 
-@Suite struct BundledRecordingsTests {
+@Suite(.blocking) struct BundledRecordingsTests {
     /// Data rows per bundled excerpt, as counted by tools/datasets/bundle_test_recordings.py
     /// (Python's gzip module) when it cut them.
     static let rowCounts = [

@@ -3,7 +3,7 @@ import Recordings
 import Testing
 import TestSupport
 
-@Suite struct RecordingWriterTests {
+@Suite(.blocking) struct RecordingWriterTests {
     /// Random samples of every kind with awkward values: tiny, huge, negative, many digits.
     static func randomSamples(count: Int, seed: UInt64) -> [RecordedSample] {
         var random = SeededRandom(seed: seed)
@@ -92,7 +92,7 @@ import TestSupport
     }
 }
 
-@Suite struct DecimalFormattingTests {
+@Suite(.blocking) struct DecimalFormattingTests {
     @Test func plainDecimalWithoutExponentAndShortestDigits() {
         let cases: [(Double, String)] = [
             (9.8012, "9.8012"), (9.0, "9"), (-0.0, "0"), (0, "0"), (1e-5, "0.00001"), (-1.5e-7, "-0.00000015"),

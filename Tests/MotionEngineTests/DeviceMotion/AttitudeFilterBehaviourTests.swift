@@ -2,9 +2,10 @@ import FixedPoint
 import Foundation
 import MotionAlgorithms
 import Testing
+import TestSupport
 
 /// What the filter must do, on synthetic inputs whose answer is known (fixed point, as on a device).
-@Suite struct AttitudeFilterBehaviourTests {
+@Suite(.blocking) struct AttitudeFilterBehaviourTests {
     typealias Vector = FusionVector<Q32_32>
 
     static func vector(_ x: Double, _ y: Double, _ z: Double) -> Vector { Vector(x: Q32_32(x), y: Q32_32(y), z: Q32_32(z)) }

@@ -21,7 +21,7 @@ extension Double: FusionScalar {
 
 /// The fixed-point filter against the same algorithm in Double on real recordings: the issue's
 /// bound is 0.05° between them on every sample.
-@Suite struct AttitudeFilterReferenceTests {
+@Suite(.blocking) struct AttitudeFilterReferenceTests {
     /// The angle between two unit quaternions' rotations, degrees.
     static func angle<A: FusionScalar, B: FusionScalar>(_ a: FusionQuaternion<A>, _ b: FusionQuaternion<B>) -> Double {
         let dot = abs(a.w.doubleValue * b.w.doubleValue + a.x.doubleValue * b.x.doubleValue

@@ -2,6 +2,7 @@ import FixedPoint
 import Foundation
 import MotionAlgorithms
 import Testing
+import TestSupport
 
 /// A phone carried by hand, synthesised: its magnetometer reads the Earth's field plus a 300 µT
 /// hard-iron offset (as the iPhones in phone_attitude), its gyroscope the exact rotation rate
@@ -69,7 +70,7 @@ struct SyntheticHandheldPhone {
 }
 
 /// The online hard-iron calibration and the magnetic heading path on a synthetic phone.
-@Suite struct MagnetometerCalibrationTests {
+@Suite(.blocking) struct MagnetometerCalibrationTests {
     typealias Vector = FusionVector<Q32_32>
     static func vector(_ v: (Double, Double, Double)) -> Vector { Vector(x: Q32_32(v.0), y: Q32_32(v.1), z: Q32_32(v.2)) }
     static let dt = Q32_32(nanoseconds: 10_000_000)

@@ -20,7 +20,7 @@ import TestSupport
 /// + 2 periods) depend on how busy the machine is (a CI run under load broke the delivery
 /// bound): `motionctl timing --board FILE --rate HZ` measures and judges them (docs/timing.md).
 /// Then the faults: lost samples counted as drops and reported, none silent.
-@Suite struct BoardTimingContractTests {
+@Suite(.blocking) struct BoardTimingContractTests {
     static let boards = ["sim-bmi160-bmp280", "sim-gy-521-bmp280", "sim-gy-521", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
                          "sim-sense-hat", "sim-walker", "sim-ms5837", "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l",
                          "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x", "sim-bno055"]
