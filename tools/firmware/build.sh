@@ -3,18 +3,21 @@
 #   OUT/host/replay-host          Linux, the same Swift (FixedPoint, MotionAlgorithms, Replay.swift)
 #   OUT/armv6m/replay.elf         Embedded Swift for armv6m-none-none-eabi, for the micro:bit (Cortex-M0)
 #   OUT/armv7em/replay.elf        Embedded Swift for armv7em-none-none-eabi, for MPS2 AN386 (Cortex-M4)
+#   OUT/aarch64/replay.elf        Embedded Swift for aarch64-none-none-elf, for QEMU virt's Cortex-A53
+#                                 (a Raspberry Pi Zero 2 W's and Pi 3's core), counting instructions
 # and beside each image replay-steps.elf, replay-fusion.elf and replay-activity.elf: one stage
 # alone (its flash, RAM and stack), from the same modules.
 # Needs swiftc (Swift 6.2+), clang (from the Swift toolchain), python3, and Debian's
-# gcc-arm-none-eabi and libnewlib-arm-none-eabi. Any Swift warning fails.
-# Usage: tools/firmware/build.sh [OUT] [TARGET...]   (targets: host armv6m armv7em; default all)
+# gcc-arm-none-eabi and libnewlib-arm-none-eabi, and for aarch64 ld.lld (from the Swift
+# toolchain) and picolibc-aarch64-linux-gnu. Any Swift or C warning fails.
+# Usage: tools/firmware/build.sh [OUT] [TARGET...]   (targets: host armv6m armv7em aarch64; default all)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="${1:-/tmp/ocm-firmware}"
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(host armv6m armv7em)
+((${#targets[@]})) || targets=(host armv6m armv7em aarch64)
 mkdir -p "$out"
 cd "$root"
 fixed_point=$(find Sources/FixedPoint -name '*.swift' | sort)
@@ -83,6 +86,27 @@ build_target() {
                     -Wl,--no-warn-execstack -Wl,-Map="$dir/$image.map" -L "$dir" -T "$here/cortex-m.ld" \
                     "$dir/startup.o" "$dir/Replay${image#replay}.o" "$dir/MotionAlgorithms.o" "$dir/FixedPoint.o" \
                     "$dir/recording.o" -lm -lc -lgcc -o "$dir/$image.elf"
+            done
+            ;;
+        aarch64)
+            # -O, not -Osize: on an application core speed, not flash, is what counts, and the
+            # Linux builds whose instruction counts these sit beside are -O too.
+            # COUNT_INSTRUCTIONS: the replay brackets each stage's call (start-aarch64.c).
+            swift_modules "$dir" "$target" -enable-experimental-feature Embedded -target aarch64-none-none-elf \
+                -target-cpu cortex-a53 -O -wmo -parse-as-library -Xfrontend -function-sections -D COUNT_INSTRUCTIONS
+            local picolibc=/usr/lib/picolibc/aarch64-linux-gnu
+            [ -f "$picolibc/lib/release/libc.a" ] || { echo "no $picolibc/lib/release/libc.a: apt-get install picolibc-aarch64-linux-gnu" >&2; return 1; }
+            cc=(clang --target=aarch64-none-elf -mcpu=cortex-a53 -O2 -ffreestanding -nostdinc -isystem "$picolibc/include/release"
+                -isystem "$(clang -print-resource-dir)/include" -Wall -Wextra -Werror -I "$here")
+            "${cc[@]}" -ffunction-sections -c "$here/start-aarch64.S" -o "$dir/start-aarch64-S.o"
+            "${cc[@]}" -ffunction-sections -fdata-sections -c "$here/start-aarch64.c" -o "$dir/start-aarch64.o"
+            "${cc[@]}" -fdata-sections -c "$out/recording.c" -o "$dir/recording.o"
+            # picolibc for memcpy, memset and memcmp only (Arm's optimized routines, as in glibc):
+            # no C start files, no heap; start-aarch64.S is the start.
+            for image in replay replay-steps replay-fusion replay-activity; do
+                ld.lld --gc-sections --fatal-warnings -Map="$dir/$image.map" -T "$here/aarch64.ld" \
+                    "$dir/start-aarch64-S.o" "$dir/start-aarch64.o" "$dir/Replay${image#replay}.o" "$dir/MotionAlgorithms.o" \
+                    "$dir/FixedPoint.o" "$dir/recording.o" "$picolibc/lib/release/libc.a" -o "$dir/$image.elf"
             done
             ;;
         *) echo "unknown target $target" >&2; return 2 ;;
