@@ -20,8 +20,8 @@
 #                          per sample (tools/firmware/start-aarch64.c)
 # Output and exit status go through semihosting. Also checked: one stage alone (steps, fusion,
 # activity), no heap allocator in any image. Prints flash, RAM and peak stack (painted stack)
-# per image, and the goal: fusion + pedometer + activity (the full image) under 48 KB
-# flash and 8 KB RAM on armv6m.
+# per image, the goal: fusion + pedometer + activity (the full image) under 48 KB
+# flash and 8 KB RAM on armv6m, and the AArch64 instructions per sample per stage.
 # Needs (Debian 12): gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm (which has
 # qemu-system-aarch64 too) picolibc-aarch64-linux-gnu python3, and Swift (with clang and ld.lld).
 # Usage: tools/test-firmware-qemu.sh

@@ -1,13 +1,14 @@
 // The replay the firmware image runs, compiled unchanged for the board (Embedded Swift, armv6m
-// / armv7em) and for the host (the Linux reference): the bundled walk through the pedometer's
+// / armv7em / aarch64) and for the host (the Linux reference): the bundled walk through the pedometer's
 // `StepDetector` and the motion-activity stage (`ActivityClassifier`, fed as MotionEngine's
 // `ActivityStage` feeds it), the bundled rotation through `FixedPointAttitudeFilter` (9D), and
 // every output as text, integers only (raw Q32.32 values), so the two can be compared byte for
 // byte.
 // No allocation, no Foundation: it runs from `ocm_replay()`, called by the C `main`.
 // With `-D COUNT_INSTRUCTIONS` (the AArch64 image) each stage's call for one sample is bracketed
-// by `ocm_count_begin` / `ocm_count_end`: its instructions, counted by the core (the samples'
-// conversion to Q32.32 and the output's writing are outside the brackets).
+// by `ocm_count_begin` / `ocm_count_end`: its instructions, counted by the core. The sample's
+// conversion to Q32.32 is outside the bracket (hence the magnetometer's `let` before it), and so
+// are the semihosting writes of the lines a callback prints (start-aarch64.c leaves them out).
 import FixedPoint
 import MotionAlgorithms
 

@@ -74,22 +74,6 @@ __attribute__((noinline)) void ocm_count_end(int stage) {
     stages[stage].samples += 1;
 }
 
-static void count_start(void) {
-    __asm__ volatile("msr pmevtyper0_el0, %0" :: "r"(0x08ull));  // INST_RETIRED, at EL1 and EL0
-    __asm__ volatile("msr pmcntenset_el0, %0" :: "r"(1ull));      // event counter 0 on
-    __asm__ volatile("msr pmcr_el0, %0\n isb" :: "r"(1ull));      // PMCR_EL0.E: counters on
-    // The bracket's own cost: the least of a few (the first runs with cold state).
-    uint32_t least = UINT32_MAX;
-    for (int i = 0; i < 4; i++) {
-        ocm_count_begin();
-        ocm_count_end(0);
-        if (stages[0].instructions < least) least = (uint32_t)stages[0].instructions;
-        stages[0].instructions = 0;
-        stages[0].samples = 0;
-    }
-    overhead = least;
-}
-
 // --- Output --------------------------------------------------------------------------------
 
 void ocm_write(const uint8_t *bytes, size_t count) {
@@ -157,6 +141,37 @@ uintptr_t __stack_chk_guard = 0x5eed1e555eed1e55u;
 __attribute__((noreturn)) void __stack_chk_fail(void) {
     write_text("FAULT stack smashed\n");
     semihost_exit(0);
+}
+
+// The counter on, the brackets' own cost measured and the count checked (before the replay).
+static void count_start(void) {
+    __asm__ volatile("msr pmevtyper0_el0, %0" :: "r"(0x08ull));  // INST_RETIRED, at EL1 and EL0
+    __asm__ volatile("msr pmcntenset_el0, %0" :: "r"(1ull));      // event counter 0 on
+    __asm__ volatile("msr pmcr_el0, %0\n isb" :: "r"(1ull));      // PMCR_EL0.E: counters on
+    // The bracket's own cost: the least of a few (the first runs with cold state).
+    uint32_t least = UINT32_MAX;
+    for (int i = 0; i < 4; i++) {
+        ocm_count_begin();
+        ocm_count_end(0);
+        if (stages[0].instructions < least) least = (uint32_t)stages[0].instructions;
+        stages[0].instructions = 0;
+        stages[0].samples = 0;
+    }
+    overhead = least;
+    // The counter must count exactly: a bracket around 2001 known instructions (a mov, then
+    // 1000 × subs and b.ne) must count 2001. Without -icount QEMU's INST_RETIRED counts nothing.
+    ocm_count_begin();
+    __asm__ volatile("mov x9, #1000\n 1: subs x9, x9, #1\n b.ne 1b" ::: "x9", "cc");
+    ocm_count_end(0);
+    uint64_t counted = stages[0].instructions;
+    stages[0].instructions = 0;
+    stages[0].samples = 0;
+    if (counted != 2001) {
+        write_text("FAULT the instruction counter counted ");
+        write_number(counted);
+        write_text(" of 2001 instructions: run QEMU with -icount shift=0\n");
+        semihost_exit(0);
+    }
 }
 
 // --- Start -----------------------------------------------------------------------------------
