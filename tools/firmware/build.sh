@@ -53,7 +53,7 @@ swift_modules() {
 
 # One target, into OUT/TARGET.
 build_target() {
-    local target="$1" dir="$out/$1" triple cpu memory image
+    local target="$1" dir="$out/$1" triple cpu memory image picolibc cc
     mkdir -p "$dir"
     case "$target" in
         host)
@@ -89,6 +89,9 @@ build_target() {
             done
             ;;
         aarch64)
+            command -v ld.lld >/dev/null || { echo "no ld.lld: it comes with the Swift toolchain; put its usr/bin on PATH" >&2; return 1; }
+            picolibc=/usr/lib/picolibc/aarch64-linux-gnu
+            [ -f "$picolibc/lib/release/libc.a" ] || { echo "no $picolibc/lib/release/libc.a: apt-get install picolibc-aarch64-linux-gnu" >&2; return 1; }
             # -O, not -Osize: on an application core speed, not flash, is what counts, and the
             # Linux builds whose instruction counts these sit beside are -O too.
             # COUNT_INSTRUCTIONS: the replay brackets each stage's call (start-aarch64.c).
@@ -99,15 +102,13 @@ build_target() {
             swift_modules "$dir" "$target" -enable-experimental-feature Embedded -target aarch64-none-none-elf \
                 -target-cpu cortex-a53 -Xcc -mfix-cortex-a53-835769 -O -wmo -parse-as-library -Xfrontend -function-sections \
                 -D COUNT_INSTRUCTIONS
-            local picolibc=/usr/lib/picolibc/aarch64-linux-gnu
-            [ -f "$picolibc/lib/release/libc.a" ] || { echo "no $picolibc/lib/release/libc.a: apt-get install picolibc-aarch64-linux-gnu" >&2; return 1; }
             cc=(clang --target=aarch64-none-elf -mcpu=cortex-a53 -mfix-cortex-a53-835769 -O2 -ffreestanding -nostdinc -isystem "$picolibc/include/release"
                 -isystem "$(clang -print-resource-dir)/include" -Wall -Wextra -Werror -I "$here")
             "${cc[@]}" -ffunction-sections -c "$here/start-aarch64.S" -o "$dir/start-aarch64-S.o"
             "${cc[@]}" -ffunction-sections -fdata-sections -c "$here/start-aarch64.c" -o "$dir/start-aarch64.o"
             "${cc[@]}" -fdata-sections -c "$out/recording.c" -o "$dir/recording.o"
-            # picolibc for memcpy, memset and memcmp only (Arm's optimized routines, as in glibc):
-            # no C start files, no heap; start-aarch64.S is the start.
+            # picolibc for memcpy, memset and strlen only (its AArch64 assembly, as newlib's): no
+            # C start files, no heap; start-aarch64.S is the start.
             for image in replay replay-steps replay-fusion replay-activity; do
                 ld.lld --gc-sections --fix-cortex-a53-843419 --fatal-warnings -Map="$dir/$image.map" -T "$here/aarch64.ld" \
                     "$dir/start-aarch64-S.o" "$dir/start-aarch64.o" "$dir/Replay${image#replay}.o" "$dir/MotionAlgorithms.o" \
