@@ -73,10 +73,14 @@ build_target() {
             # replays feed it no gyroscope, so their output is the same as the host's).
             local only=()
             [ "$target" = armv6m ] && only=(-D ACCELEROMETER_ONLY_STEPS)
+            # OCM_COUNT_INSTRUCTIONS=1 (count-cortex-m.sh): the replay's brackets around each
+            # stage's call, for counting its instructions in QEMU's trace.
+            local count=() ccount=()
+            [ -n "${OCM_COUNT_INSTRUCTIONS:-}" ] && count=(-D COUNT_INSTRUCTIONS) ccount=(-DCOUNT_INSTRUCTIONS)
             swift_modules "$dir" "$target" -enable-experimental-feature Embedded -target "$triple" -Osize -wmo -parse-as-library \
-                -Xfrontend -function-sections -Xcc -mfloat-abi=soft "${only[@]}"
+                -Xfrontend -function-sections -Xcc -mfloat-abi=soft "${only[@]}" "${count[@]}"
             gcc=(arm-none-eabi-gcc -mcpu="$cpu" -mthumb -mfloat-abi=soft)
-            "${gcc[@]}" -Os -fno-short-enums -ffunction-sections -fdata-sections -Wall -Werror -Wno-builtin-declaration-mismatch -I "$here" -c "$here/startup.c" -o "$dir/startup.o"
+            "${gcc[@]}" -Os -fno-short-enums "${ccount[@]}" -ffunction-sections -fdata-sections -Wall -Werror -Wno-builtin-declaration-mismatch -I "$here" -c "$here/startup.c" -o "$dir/startup.o"
             "${gcc[@]}" -Os -fno-short-enums -fdata-sections -I "$here" -c "$out/recording.c" -o "$dir/recording.o"
             cp "$here/memory-$memory.ld" "$dir/memory.ld"
             # newlib-nano for memcpy/memset and libm (round: set-up only), libgcc for the
