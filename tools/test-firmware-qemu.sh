@@ -167,6 +167,7 @@ instructions() {
             replay-activity) expected=activity ;;
         esac
         for stage in $expected; do
+            total='' samples='' overhead=''  # not the previous stage's, when this one has no line
             read -r total samples overhead < <(sed -n "s/^# instructions $stage \([0-9]*\) \([0-9]*\) \([0-9]*\)\$/\1 \2 \3/p" "$log")
             if [ -z "${samples:-}" ] || ((samples == 0 || total < 100 * samples)); then
                 echo "$image: no plausible instruction count for $stage (${total:-none} over ${samples:-none} samples)"
