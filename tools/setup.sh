@@ -5,7 +5,7 @@
 #         simulated Sense HAT (further arguments go to `motionctl demo`, e.g. --speed 10)
 #   test  install the missing Debian packages, build (debug and release, zero warnings), and run
 #         every test: Swift tests (also under ASan and under TSan), fuzzing, the Embedded Swift
-#         build, the firmware images under QEMU (Cortex-M0/M4), the C library, the Python
+#         build, the firmware images under QEMU (Cortex-M0/M4/A53), the C library, the Python
 #         package, motionctl end to end, the Debian packages, levels 1 (umockdev) and 2 (QEMU)
 #         of ../shared/specs/hil-testing.md
 #
@@ -41,8 +41,10 @@ if [ "$mode" = test ]; then packages+=(python3-numpy python3-venv python3-pytest
 # headers of the version it finds itself.
 if [ "$mode" = test ]; then packages+=(qemu-system-x86 busybox-static cpio kmod xz-utils make); fi
 # Test only: the firmware image (tools/test-firmware-qemu.sh) is linked with the bare-metal Arm
-# GCC and newlib and runs under QEMU's micro:bit (Cortex-M0) and MPS2 AN386 (Cortex-M4).
-if [ "$mode" = test ]; then packages+=(gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm); fi
+# GCC and newlib and runs under QEMU's micro:bit (Cortex-M0) and MPS2 AN386 (Cortex-M4); its
+# AArch64 image takes memcpy/memset from picolibc (whose package brings aarch64-linux-gnu-size
+# and -nm) and runs under qemu-system-aarch64 (in the qemu-system-arm package) on virt's Cortex-A53.
+if [ "$mode" = test ]; then packages+=(gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm picolibc-aarch64-linux-gnu); fi
 # Test only: the Debian packages (tools/test-debian-package.sh) are built by dpkg-buildpackage
 # with debhelper (help2man writes the manual pages), checked with lintian.
 if [ "$mode" = test ]; then packages+=(debhelper dpkg-dev fakeroot help2man lintian); fi
@@ -113,7 +115,7 @@ stage "Swift tests under AddressSanitizer + LeakSanitizer" tools/test-sanitizers
 stage "Swift tests under ThreadSanitizer" tools/test-sanitizers.sh thread
 stage "Fuzzing: wire protocol, MQTT payloads, recordings, board/calibration/policy/MQTT files, IIO, chip drivers (10 s each)" tools/fuzz/run.sh --seconds 10
 stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
-stage "Firmware under QEMU: Cortex-M0 and M4 images bit-identical to the Linux build" tools/test-firmware-qemu.sh
+stage "Firmware under QEMU: Cortex-M0, M4 and A53 images bit-identical to the Linux build, A53 instructions per sample" tools/test-firmware-qemu.sh
 stage "C library: install, ldd, C test program" tools/test-c-library.sh
 stage "Debian packages: dpkg-buildpackage, lintian, install, C program via pkg-config, motionctl, purge" tools/test-debian-package.sh
 stage "Python package: pip install from the checkout, pytest" tools/test-python.sh "$(swift build --show-bin-path)/motiond" "$(swift build -c release --show-bin-path)/motionctl"

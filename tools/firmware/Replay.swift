@@ -1,10 +1,14 @@
 // The replay the firmware image runs, compiled unchanged for the board (Embedded Swift, armv6m
-// / armv7em) and for the host (the Linux reference): the bundled walk through the pedometer's
+// / armv7em / aarch64) and for the host (the Linux reference): the bundled walk through the pedometer's
 // `StepDetector` and the motion-activity stage (`ActivityClassifier`, fed as MotionEngine's
 // `ActivityStage` feeds it), the bundled rotation through `FixedPointAttitudeFilter` (9D), and
 // every output as text, integers only (raw Q32.32 values), so the two can be compared byte for
 // byte.
 // No allocation, no Foundation: it runs from `ocm_replay()`, called by the C `main`.
+// With `-D COUNT_INSTRUCTIONS` (the AArch64 image) each stage's call for one sample is bracketed
+// by `ocm_count_begin` / `ocm_count_end`: its instructions, counted by the core. The sample's
+// conversion to Q32.32 is outside the bracket (hence the magnetometer's `let` before it), and so
+// are the semihosting writes of the lines a callback prints (start-aarch64.c leaves them out).
 import FixedPoint
 import MotionAlgorithms
 
@@ -83,6 +87,9 @@ struct ActivityReplay {
     mutating func update(_ out: inout LineWriter, printSteps: Bool, acceleration: FusionVector<Q32_32>,
                          rotationRate: FusionVector<Q32_32>?, time: Int64) {
         var credited: Int64 = 0
+        #if COUNT_INSTRUCTIONS
+        ocm_count_begin()
+        #endif
         let changed = tracker.update(acceleration: acceleration, rotationRate: rotationRate, timeNanoseconds: time) { output in
             switch output {
             case .step(let stepTime):
@@ -106,6 +113,9 @@ struct ActivityReplay {
                 #endif
             }
         }
+        #if COUNT_INSTRUCTIONS
+        ocm_count_end(OCM_STAGE_ACTIVITY)
+        #endif
         steps += credited
         guard let estimate = changed else { return }
         updates += 1
@@ -144,6 +154,9 @@ func replayWalk(_ out: inout LineWriter, _ activity: inout WalkActivity) {
         let time = Int64(sample[0]) * 1000
         let acceleration = vector(sample + 1, 10_000)
         #if STEPS_ONLY
+        #if COUNT_INSTRUCTIONS
+        ocm_count_begin()
+        #endif
         detector.update(acceleration: acceleration, timeNanoseconds: time) { output in
             switch output {
             case .step(let at): steps += 1; out.text("step"); out.fields(at)
@@ -152,6 +165,9 @@ func replayWalk(_ out: inout LineWriter, _ activity: inout WalkActivity) {
             }
             out.end()
         }
+        #if COUNT_INSTRUCTIONS
+        ocm_count_end(OCM_STAGE_STEPS)
+        #endif
         #elseif ACTIVITY_ONLY
         activity.update(&out, printSteps: false, acceleration: acceleration, rotationRate: nil, time: time)
         #else
@@ -197,8 +213,15 @@ func replayRotation(_ out: inout LineWriter, _ activity: inout RotationActivity,
         rotationRate = gyroscope
         #endif
         #if !ACTIVITY_ONLY
+        let magnetometer = vector(sample + 7, 100)
+        #if COUNT_INSTRUCTIONS
+        ocm_count_begin()
+        #endif
         filter.update(gyroscope: gyroscope, accelerometer: acceleration, dt: dt)
-        filter.update(magnetometer: vector(sample + 7, 100), dt: dt)
+        filter.update(magnetometer: magnetometer, dt: dt)
+        #if COUNT_INSTRUCTIONS
+        ocm_count_end(OCM_STAGE_FUSION)
+        #endif
         if (index + 1) % interval == 0 || index + 1 == count {
             let q = filter.attitude9D
             out.text("q"); out.fields(Int64(index + 1), q.w.rawValue, q.x.rawValue, q.y.rawValue, q.z.rawValue); out.end()

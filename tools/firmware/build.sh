@@ -3,18 +3,21 @@
 #   OUT/host/replay-host          Linux, the same Swift (FixedPoint, MotionAlgorithms, Replay.swift)
 #   OUT/armv6m/replay.elf         Embedded Swift for armv6m-none-none-eabi, for the micro:bit (Cortex-M0)
 #   OUT/armv7em/replay.elf        Embedded Swift for armv7em-none-none-eabi, for MPS2 AN386 (Cortex-M4)
+#   OUT/aarch64/replay.elf        Embedded Swift for aarch64-none-none-elf, for QEMU virt's Cortex-A53
+#                                 (a Raspberry Pi Zero 2 W's and Pi 3's core), counting instructions
 # and beside each image replay-steps.elf, replay-fusion.elf and replay-activity.elf: one stage
 # alone (its flash, RAM and stack), from the same modules.
 # Needs swiftc (Swift 6.2+), clang (from the Swift toolchain), python3, and Debian's
-# gcc-arm-none-eabi and libnewlib-arm-none-eabi. Any Swift warning fails.
-# Usage: tools/firmware/build.sh [OUT] [TARGET...]   (targets: host armv6m armv7em; default all)
+# gcc-arm-none-eabi and libnewlib-arm-none-eabi, and for aarch64 ld.lld (from the Swift
+# toolchain) and picolibc-aarch64-linux-gnu. Any Swift or C warning fails.
+# Usage: tools/firmware/build.sh [OUT] [TARGET...]   (targets: host armv6m armv7em aarch64; default all)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="${1:-/tmp/ocm-firmware}"
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(host armv6m armv7em)
+((${#targets[@]})) || targets=(host armv6m armv7em aarch64)
 mkdir -p "$out"
 cd "$root"
 fixed_point=$(find Sources/FixedPoint -name '*.swift' | sort)
@@ -50,7 +53,7 @@ swift_modules() {
 
 # One target, into OUT/TARGET.
 build_target() {
-    local target="$1" dir="$out/$1" triple cpu memory image
+    local target="$1" dir="$out/$1" triple cpu memory image picolibc cc
     mkdir -p "$dir"
     case "$target" in
         host)
@@ -70,10 +73,14 @@ build_target() {
             # replays feed it no gyroscope, so their output is the same as the host's).
             local only=()
             [ "$target" = armv6m ] && only=(-D ACCELEROMETER_ONLY_STEPS)
+            # OCM_COUNT_INSTRUCTIONS=1 (count-cortex-m.sh): the replay's brackets around each
+            # stage's call, for counting its instructions in QEMU's trace.
+            local count=() ccount=()
+            [ -n "${OCM_COUNT_INSTRUCTIONS:-}" ] && count=(-D COUNT_INSTRUCTIONS) ccount=(-DCOUNT_INSTRUCTIONS)
             swift_modules "$dir" "$target" -enable-experimental-feature Embedded -target "$triple" -Osize -wmo -parse-as-library \
-                -Xfrontend -function-sections -Xcc -mfloat-abi=soft "${only[@]}"
+                -Xfrontend -function-sections -Xcc -mfloat-abi=soft "${only[@]}" "${count[@]}"
             gcc=(arm-none-eabi-gcc -mcpu="$cpu" -mthumb -mfloat-abi=soft)
-            "${gcc[@]}" -Os -fno-short-enums -ffunction-sections -fdata-sections -Wall -Werror -Wno-builtin-declaration-mismatch -I "$here" -c "$here/startup.c" -o "$dir/startup.o"
+            "${gcc[@]}" -Os -fno-short-enums "${ccount[@]}" -ffunction-sections -fdata-sections -Wall -Werror -Wno-builtin-declaration-mismatch -I "$here" -c "$here/startup.c" -o "$dir/startup.o"
             "${gcc[@]}" -Os -fno-short-enums -fdata-sections -I "$here" -c "$out/recording.c" -o "$dir/recording.o"
             cp "$here/memory-$memory.ld" "$dir/memory.ld"
             # newlib-nano for memcpy/memset and libm (round: set-up only), libgcc for the
@@ -83,6 +90,33 @@ build_target() {
                     -Wl,--no-warn-execstack -Wl,-Map="$dir/$image.map" -L "$dir" -T "$here/cortex-m.ld" \
                     "$dir/startup.o" "$dir/Replay${image#replay}.o" "$dir/MotionAlgorithms.o" "$dir/FixedPoint.o" \
                     "$dir/recording.o" -lm -lc -lgcc -o "$dir/$image.elf"
+            done
+            ;;
+        aarch64)
+            command -v ld.lld >/dev/null || { echo "no ld.lld: it comes with the Swift toolchain; put its usr/bin on PATH" >&2; return 1; }
+            picolibc=/usr/lib/picolibc/aarch64-linux-gnu
+            [ -f "$picolibc/lib/release/libc.a" ] || { echo "no $picolibc/lib/release/libc.a: apt-get install picolibc-aarch64-linux-gnu" >&2; return 1; }
+            # -O, not -Osize: on an application core speed, not flash, is what counts, and the
+            # Linux builds whose instruction counts these sit beside are -O too.
+            # COUNT_INSTRUCTIONS: the replay brackets each stage's call (start-aarch64.c).
+            # The Cortex-A53's errata 835769 (a 64-bit multiply-accumulate after a load can give
+            # a wrong result: a nop goes between) and 843419 (an adrp at a page's end: the linker
+            # rewrites it), worked around as Linux and Debian's GCC do for any A53: the Pi 3's
+            # and Zero 2 W's are early revisions.
+            swift_modules "$dir" "$target" -enable-experimental-feature Embedded -target aarch64-none-none-elf \
+                -target-cpu cortex-a53 -Xcc -mfix-cortex-a53-835769 -O -wmo -parse-as-library -Xfrontend -function-sections \
+                -D COUNT_INSTRUCTIONS
+            cc=(clang --target=aarch64-none-elf -mcpu=cortex-a53 -mfix-cortex-a53-835769 -O2 -ffreestanding -nostdinc -isystem "$picolibc/include/release"
+                -isystem "$(clang -print-resource-dir)/include" -Wall -Wextra -Werror -I "$here")
+            "${cc[@]}" -ffunction-sections -c "$here/start-aarch64.S" -o "$dir/start-aarch64-S.o"
+            "${cc[@]}" -ffunction-sections -fdata-sections -c "$here/start-aarch64.c" -o "$dir/start-aarch64.o"
+            "${cc[@]}" -fdata-sections -c "$out/recording.c" -o "$dir/recording.o"
+            # picolibc for memcpy, memset and strlen only (its AArch64 assembly, as newlib's): no
+            # C start files, no heap; start-aarch64.S is the start.
+            for image in replay replay-steps replay-fusion replay-activity; do
+                ld.lld --gc-sections --fix-cortex-a53-843419 --fatal-warnings -Map="$dir/$image.map" -T "$here/aarch64.ld" \
+                    "$dir/start-aarch64-S.o" "$dir/start-aarch64.o" "$dir/Replay${image#replay}.o" "$dir/MotionAlgorithms.o" \
+                    "$dir/FixedPoint.o" "$dir/recording.o" "$picolibc/lib/release/libc.a" -o "$dir/$image.elf"
             done
             ;;
         *) echo "unknown target $target" >&2; return 2 ;;

@@ -19,4 +19,13 @@ static inline const int32_t *ocm_rotation_samples(void) { return ocm_rotation; }
 // Writes bytes to the output: stdout on the host, semihosting's console on the board.
 void ocm_write(const uint8_t *bytes, size_t count);
 
+// Instruction counts (the AArch64 image only: Replay.swift calls these under
+// -D COUNT_INSTRUCTIONS): the instructions one call of a stage runs, for one sample, added to
+// that stage's total (start-aarch64.c).
+#define OCM_STAGE_STEPS 0
+#define OCM_STAGE_FUSION 1
+#define OCM_STAGE_ACTIVITY 2
+void ocm_count_begin(void);
+void ocm_count_end(int stage);
+
 #endif

@@ -85,6 +85,14 @@ void __stack_chk_fail(void) {
 
 __attribute__((noinline)) static void run(void) { ocm_replay(); }
 
+#if defined(COUNT_INSTRUCTIONS)
+// The replay's brackets around each stage's call (Replay.swift, -D COUNT_INSTRUCTIONS): empty,
+// for count-cortex-m.sh, which counts the instructions QEMU traces between them (QEMU's
+// Cortex-M cores have no instruction counter to read). Not in the images the tests size.
+__attribute__((noinline)) void ocm_count_begin(void) { __asm__ volatile(""); }
+__attribute__((noinline)) void ocm_count_end(int stage) { __asm__ volatile("" :: "r"(stage)); }
+#endif
+
 void reset_handler(void) {
     for (uint32_t *from = __data_load, *to = __data_start; to < __data_end;) *to++ = *from++;
     for (uint32_t *to = __bss_start; to < __bss_end;) *to++ = 0;
@@ -93,6 +101,11 @@ void reset_handler(void) {
     uint32_t *sp;
     __asm__ volatile("mov %0, sp" : "=r"(sp));
     for (uint32_t *word = __stack_bottom; word < sp - 8; word++) *word = STACK_PATTERN;
+#if defined(COUNT_INSTRUCTIONS)
+    // An empty bracket first: its count (passing the stage, the call) is every bracket's own.
+    ocm_count_begin();
+    ocm_count_end(0);
+#endif
     run();
     uint32_t *deepest = __stack_bottom;
     while (deepest < __stack_top && *deepest == STACK_PATTERN) deepest++;
