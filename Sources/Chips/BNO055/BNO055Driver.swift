@@ -1,5 +1,4 @@
 public import FixedPoint
-import Glibc
 public import MotionAlgorithms
 public import SensorBus
 
@@ -59,7 +58,7 @@ public final class BNO055Driver<Bus: I2CBus> {
     public let magnetometerPeriodNanoseconds: Int64 = BNO055Register.ndofMagnetometerPeriodNanoseconds
     public private(set) var recoveries = 0
     public private(set) var latestFusion: Fusion?
-    /// Waits a mode switch's time, in nanoseconds (nanosleep; a fuzzer, whose bus has no
+    /// Waits a mode switch's time, in nanoseconds (`ThreadSleep.sleep`; a fuzzer, whose bus has no
     /// processor behind it, passes one that returns at once).
     private let pause: (Int64) -> Void
     /// What a reset chip gets back: the configured profile, or a plausible one read since
@@ -74,7 +73,7 @@ public final class BNO055Driver<Bus: I2CBus> {
     private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: "BNO055") }
 
     public init(bus: Bus, address: UInt8 = BNO055Register.address, configuration: Configuration = Configuration(),
-                pause: @escaping (Int64) -> Void = BNO055ModeSwitch.sleep) throws(ChipError) {
+                pause: @escaping (Int64) -> Void = ThreadSleep.sleep(nanoseconds:)) throws(ChipError) {
         self.bus = bus
         self.address = address
         self.configuration = configuration
@@ -225,14 +224,5 @@ public final class BNO055Driver<Bus: I2CBus> {
         case 0x0A: return "sensor configuration error"
         default: return "an error code the datasheet does not list"
         }
-    }
-}
-
-/// The wait for a BNO055 mode switch (outside the generic driver, so it can be its default).
-public enum BNO055ModeSwitch {
-    /// Sleeps `nanoseconds` (< 1 s), resuming after signals.
-    public static func sleep(_ nanoseconds: Int64) {
-        var request = timespec(tv_sec: 0, tv_nsec: Int(nanoseconds)), remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 }
