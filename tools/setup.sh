@@ -117,7 +117,7 @@ stage "Fuzzing: wire protocol, MQTT payloads, recordings, board/calibration/poli
 stage "Embedded Swift build (aarch64, armv6m)" tools/check-embedded.sh
 stage "Firmware under QEMU: Cortex-M0, M4 and A53 images bit-identical to the Linux build, A53 instructions per sample" tools/test-firmware-qemu.sh
 stage "C library: install, ldd, C test program" tools/test-c-library.sh
-stage "Debian packages: dpkg-buildpackage, lintian, install, C program via pkg-config, motionctl, purge" tools/test-debian-package.sh
+stage "Debian packages: dpkg-buildpackage, lintian, install, C program via pkg-config, a Swift app on /etc/opencoremotion/board, motionctl, purge" tools/test-debian-package.sh "$(swift build -c release --show-bin-path)/TiltSteering"
 stage "Python package: pip install from the checkout, pytest" tools/test-python.sh "$(swift build --show-bin-path)/motiond" "$(swift build -c release --show-bin-path)/motionctl"
 stage "motionctl end to end" tools/test-motionctl.sh "$(swift build -c release --show-bin-path)/motionctl"
 stage "IIO through the real libiio, /sys faked by umockdev" tools/test-iio-umockdev.sh "$(swift build -c release --show-bin-path)/motionctl"

@@ -2,8 +2,13 @@
 # Builds the Debian packages from debian/ (docs/debian-package.md) in a temporary copy of the
 # checkout, runs lintian on them (errors fail, warnings are listed), installs the four packages,
 # builds a C program with `pkg-config --cflags --libs opencoremotion` against the installed files
-# and runs it on a simulated board found from /usr, runs /usr/bin/motionctl, verifies the
-# installed unit, then purges the packages and checks that none of their files is left.
+# and runs it on a simulated board found from /usr, runs a Swift app written as for iOS
+# (Examples/TiltSteering, `CMMotionManager()`: the system's board) from outside the checkout
+# without and with /etc/opencoremotion/board, runs /usr/bin/motionctl, verifies the installed
+# unit, then purges the packages and checks that none of their files is left.
+#
+# Usage: tools/test-debian-package.sh [SWIFT_APP]   (SWIFT_APP: a built tilt-steering, e.g.
+# .build/release/TiltSteering; without it that part is skipped and says so)
 #
 # OCM_DEB_PREBUILT=DIR tests the packages dpkg-buildpackage left in DIR instead of building.
 # Needs root (or sudo) to install packages; refuses to run if any of them is installed already.
@@ -11,6 +16,7 @@
 # in a few seconds. Everything is undone on exit, on failure too: packages purged, the user and
 # group the package created removed if they did not exist before, the temporary folder deleted.
 set -euo pipefail
+swift_app="${1:+$(realpath "$1")}"
 cd "$(dirname "$0")/.."
 as_root=()
 [ "$(id -u)" -eq 0 ] || as_root=(sudo)
@@ -111,6 +117,33 @@ loaded="$(ldd "$work/device_motion_example" | awk '$1 == "libopencoremotion.so.0
 mkdir "$work/scratch"
 (cd "$work/scratch" && OPENCOREMOTION_BOARD=sim-mpu-9250.board OPENCOREMOTION_NO_DAEMON=1 "$work/device_motion_example") \
     || fail "device_motion_example failed on the installed library"
+
+# --- a Swift app, as an iOS developer writes it, on the system's board ---------------------------
+# The app links OpenCoreMotion in statically; copied out of the build folder, it has no board
+# files of its own prefix, so what it finds comes from the installed packages and /etc.
+if [ -n "$swift_app" ]; then
+    echo "== Swift app ($(basename "$swift_app"), CMMotionManager()) on the board /etc/opencoremotion/board names"
+    cp "$swift_app" "$work/scratch/tilt-steering"
+    app() { (cd "$work/scratch" && env -u OPENCOREMOTION_BOARD -u OPENCOREMOTION_CONFIG_DIR OPENCOREMOTION_NO_DAEMON=1 ./tilt-steering); }
+    [ ! -e /etc/opencoremotion/board ] || fail "/etc/opencoremotion/board exists before any configuration"
+    # Unconfigured, with no IMU on any I2C bus here: an error that says what to do, never
+    # simulated data.
+    if app >"$work/app.out" 2>"$work/app.err"; then
+        cat "$work/app.out"; fail "tilt-steering ran with no board configured and no IMU (above)"
+    fi
+    grep -q 'motionctl probe' "$work/app.err" || { cat "$work/app.err"; fail "tilt-steering's error does not say to run motionctl probe (above)"; }
+    echo "unconfigured: $(head -c 200 "$work/app.err")…"
+    # Configured as `sudo motionctl probe --write` leaves it (here a copy of an installed
+    # simulated board, whose recording is found under /usr/share/opencoremotion).
+    "${as_root[@]}" cp /usr/share/opencoremotion/boards/sim-mpu-9250.board /etc/opencoremotion/board
+    app >"$work/app.out" 2>"$work/app.err" || { cat "$work/app.out" "$work/app.err"; fail "tilt-steering failed on the configured board (above)"; }
+    updates="$(grep -c 'steering' "$work/app.out" || true)"
+    [ "$updates" -ge 20 ] || { cat "$work/app.out" "$work/app.err"; fail "tilt-steering printed $updates updates in 5 s at 5 Hz, not 20 or more (above)"; }
+    echo "configured: $updates updates, the last: $(tail -n 1 "$work/app.out")"
+    "${as_root[@]}" rm /etc/opencoremotion/board
+else
+    echo "(no Swift app given: the system's board from a Swift app is not tested)"
+fi
 
 # --- motionctl and motiond from /usr ----------------------------------------------------------
 echo "== /usr/bin/motionctl"

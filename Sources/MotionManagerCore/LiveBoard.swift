@@ -75,13 +75,13 @@ package final class LiveBoard: Sendable {
     /// The board file for `path`: an absolute path as is; a relative one from the current
     /// directory if it exists there ("boards/sim-gy-521.board" in a checkout), else from its
     /// `boards` folder ("sim-gy-521.board" in a checkout), else from the installed boards
-    /// folder (`BoardLocations`). A path found nowhere is returned made absolute from the
+    /// folders (`BoardLocations.boardsFolders`: the program's prefix, /usr/local, /usr). A path found nowhere is returned made absolute from the
     /// current directory, so the loader's error names where it looked. Never from the source
     /// tree the code was built in.
     package static func resolve(_ path: String) -> String {
         if path.hasPrefix("/") { return normalized(path) }
         let current = currentDirectory()
-        for candidate in [current + "/" + path, current + "/boards/" + path, BoardLocations.boardsFolder + "/" + path]
+        for candidate in [current + "/" + path, current + "/boards/" + path] + BoardLocations.boardsFolders.map({ $0 + "/" + path })
         where access(candidate, F_OK) == 0 {
             return normalized(candidate)
         }

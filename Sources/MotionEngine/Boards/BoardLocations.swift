@@ -20,14 +20,29 @@ public enum BoardLocations {
     /// `PREFIX/share/opencoremotion/boards`.
     public static var boardsFolder: String { dataFolder + "/boards" }
 
+    /// Where installed data is looked for, in order: this code's own prefix, then a source
+    /// install's (/usr/local) and the Debian packages' (/usr). A Swift app links the library
+    /// in statically, so its own prefix is the app's (`~/bin`, `.build/release`), while the
+    /// board files and recordings it names come from the installed packages.
+    public static var dataFolders: [String] {
+        var folders = [dataFolder]
+        for system in ["/usr/local/share/opencoremotion", "/usr/share/opencoremotion"] where !folders.contains(system) {
+            folders.append(system)
+        }
+        return folders
+    }
+
+    /// The installed boards folders, in `dataFolders`' order.
+    public static var boardsFolders: [String] { dataFolders.map { $0 + "/boards" } }
+
     /// A data file named by its path in the source tree ("boards/sim-walker.board",
     /// "Tests/Recordings/x.csv.gz"): relative to the current directory if it is there (a
-    /// checkout), else under `dataFolder` (installed); as given when neither has it, so the
-    /// error names it. What tools use for their documented simulated defaults.
+    /// checkout), else under the first of `dataFolders` that has it (installed); as given when
+    /// none has it, so the error names it. What tools use for their documented simulated
+    /// defaults.
     public static func locate(_ path: String) -> String {
         if path.hasPrefix("/") || access(path, F_OK) == 0 { return path }
-        let installed = dataFolder + "/" + path
-        return access(installed, F_OK) == 0 ? installed : path
+        return dataFolders.lazy.map { $0 + "/" + path }.first { access($0, F_OK) == 0 } ?? path
     }
 
     /// A board's `motion` recording: absolute as is; relative from `root` (`dataRoot`) if it is

@@ -196,6 +196,10 @@ import TestSupport
         #expect(!BoardLocations.boardsFolder.contains("/Sources/"))
         #expect(BoardLocations.dataRoot(forBoardFile: "/usr/share/opencoremotion/boards/sim-walker.board") == "/usr/share/opencoremotion")
         #expect(BoardLocations.dataRoot(forBoardFile: "boards/sim-walker.board") == ".")
+        // Then the system's folders, where the Debian packages put them: a Swift app links the
+        // library in, so its own prefix holds no boards.
+        #expect(BoardLocations.dataFolders == [BoardLocations.dataFolder, "/usr/local/share/opencoremotion", "/usr/share/opencoremotion"])
+        #expect(BoardLocations.boardsFolders.first == BoardLocations.boardsFolder)
     }
 
     /// A simulated board's recording: from the folder above the board's, as given when
