@@ -1,5 +1,20 @@
+import Foundation
 import MotionManagerCore
 import Locking
+
+/// Runs `work`, which waits for a board to come up (chips reset, calibration read: tens of
+/// milliseconds on a real bus, seconds on a slow one), on a thread of its own, and resumes the
+/// caller when it returns. An async caller would otherwise hold one of the cooperative pool's
+/// threads (one per core) the whole time, and every other task in the process would wait.
+func awayFromThePool<T: Sendable>(_ work: @escaping @Sendable () throws(MotionManagerError) -> T) async throws(MotionManagerError) -> T {
+    let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, MotionManagerError>, Never>) in
+        Thread {
+            do throws(MotionManagerError) { continuation.resume(returning: .success(try work())) }
+            catch { continuation.resume(returning: .failure(error)) }
+        }.start()
+    }
+    return try outcome.get()
+}
 
 /// Waits for a batched client's next batch without holding a thread: the queue's waker resumes
 /// the continuation. A cancelled task stops waiting and gets `nil`.
@@ -24,7 +39,7 @@ func nextBatch<Element: Sendable>(_ queue: BatchQueue<Element>) async -> BatchQu
 }
 
 /// One `…Updates()` sequence's source: starts its stream at the first `next()` (so creating the
-/// sequence costs nothing), then hands out batches until the stream stops, the board fails
+/// sequence costs nothing; the board is brought up away from the cooperative pool), then hands out batches until the stream stops, the board fails
 /// (thrown) or the iterating task is cancelled (which stops the stream).
 final class BatchSource<Element: Sendable>: Sendable {
     private let start: @Sendable () throws(MotionManagerError) -> BatchClient<Element>
@@ -42,7 +57,7 @@ final class BatchSource<Element: Sendable>: Sendable {
         if let existing = client.withLock({ $0 }) {
             running = existing
         } else {
-            do { running = try start() } catch { throw CMError(error) }
+            do { running = try await awayFromThePool(start) } catch { throw CMError(error) }
             client.withLock { $0 = running }
         }
         switch await nextBatch(running.queue) {

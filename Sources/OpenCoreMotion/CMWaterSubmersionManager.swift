@@ -71,32 +71,37 @@ public final class CMWaterSubmersionManager: Sendable, CustomStringConvertible {
 
     /// Setting a delegate starts updates (the surface is learned anew); nil stops them. A board
     /// without a depth sensor, or that cannot be brought up or stops, gives the delegate one
-    /// `errorOccurred` with a `CMError`.
+    /// `errorOccurred` with a `CMError`. The setter returns at once: the board is brought up
+    /// (or let go) on `delegateQueue`, in the order the delegate was set, so a caller on an
+    /// async task never holds one of the cooperative pool's threads while chips reset.
     public weak var delegate: (any CMWaterSubmersionManagerDelegate)? {
         get { delegateBox.withLock { $0.value } }
         set {
             delegateBox.withLock { $0.value = newValue }
-            if newValue == nil { stop() } else { start() }
+            // Work queued for the earlier start is skipped from here on.
+            let current = generation.add(1, ordering: .acquiringAndReleasing).newValue
+            let starting = newValue != nil
+            delegateQueue.addOperation { [weak self] in
+                guard let self else { return }
+                if starting { start(generation: current) } else { core.stop() }
+            }
         }
     }
 
     /// Counts starts and stops: work queued for an earlier start is skipped.
     private let generation = Atomic<Int>(0)
 
-    private func stop() {
-        generation.add(1, ordering: .releasing)
-        core.stop()
-    }
-
-    private func start() {
-        let current = generation.add(1, ordering: .acquiringAndReleasing).newValue
+    /// On `delegateQueue`: brings the board up for the start numbered `current`, unless the
+    /// delegate was set again since (then that later operation decides).
+    private func start(generation current: Int) {
+        guard generation.load(ordering: .acquiring) == current else { return }
         // The engine thread only queues the work; the delegate is looked up when it runs.
         do {
             try core.start { [weak self] feed in
                 self?.delegateQueue.addOperation { [weak self] in self?.dispatch(feed, generation: current) }
             }
         } catch {
-            delegateQueue.addOperation { [weak self] in self?.dispatch(.failed(error), generation: current) }
+            dispatch(.failed(error), generation: current)
         }
     }
 

@@ -39,6 +39,25 @@ final class DiveLog: CMWaterSubmersionManagerDelegate {
         #expect(error.message.contains("driver = ms5837-30ba or ms5837-02ba"))
     }
 
+    /// The setter returns at once and the board comes up on the delegate queue, in the order
+    /// the delegate was set: set, cleared and set again, the last delegate gets the updates,
+    /// and clearing it stops them.
+    @Test func settingTheDelegateInQuickSuccessionKeepsItsOrder() async throws {
+        let manager = CMWaterSubmersionManager(board: "boards/sim-ms5837.board")
+        let first = DiveLog(), second = DiveLog()
+        manager.delegate = first
+        manager.delegate = nil
+        manager.delegate = second
+        #expect(try await eventually { second.log.withLock { $0.measurements.count } >= 5 })
+        #expect(second.log.withLock { $0.errors.isEmpty })
+        manager.delegate = nil
+        try await drain(manager.delegateQueue)
+        let delivered = second.log.withLock { $0.measurements.count } + first.log.withLock { $0.measurements.count }
+        try await Task.sleep(for: .milliseconds(300))  // 7 measurements' time at 25 a second
+        try await drain(manager.delegateQueue)
+        #expect(second.log.withLock { $0.measurements.count } + first.log.withLock { $0.measurements.count } == delivered)
+    }
+
     @Test func maximumDepthDefaultsToTheSensorsRangeInThatWater() {
         let dive = "boards/sim-ms5837.board"
         let fresh = CMWaterSubmersionManager(board: dive), salt = CMWaterSubmersionManager(board: dive, waterDensity: CMWaterSubmersionManager.saltWaterDensity)
