@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(name: "TiltSteering", dependencies: ["OpenCoreMotion"], path: "Examples/TiltSteering", swiftSettings: strictSwift6),
         .testTarget(name: "ExamplesTests", dependencies: ["SwingCounter", "TiltSteering", "OpenCoreMotion"], swiftSettings: strictSwift6),
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strictSwift6),
-        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strictSwift6),
+        .testTarget(name: "LockingTests", dependencies: ["Locking", "TestSupport"], swiftSettings: strictSwift6),
         .testTarget(name: "FixedPointTests", dependencies: ["FixedPoint", "TestSupport"],
                     swiftSettings: strictSwift6),
         .testTarget(name: "MotionAlgorithmsTests", dependencies: ["MotionAlgorithms", "TestSupport"],

@@ -1,9 +1,10 @@
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 /// Locking.Lock excludes, and ThreadSanitizer sees it do so also when it is contended.
-@Suite struct LockTests {
+@Suite(.blocking) struct LockTests {
     /// Two threads add 1 to a Lock<Int> 200 times each, holding it 200 µs so that the other one
     /// waits; they start while this thread holds it, so both wait from their first lock on. The
     /// total is 400 (the lock excludes). Under `tools/test-sanitizers.sh thread` this is also
