@@ -24,10 +24,10 @@ public final class LSM6DSXFIFODriver<Bus: I2CBus>: FIFOInertialDriver {
     public var rateField: UInt8 { settings.rateField }
     public var samplePeriodNanoseconds: Int64 { settings.samplePeriodNanoseconds }
     /// Two words per frame.
-    public var fifoCapacityFrames: Int { LSM6DSXTable.fifoCapacityWords / 2 }
+    public var fifoCapacityFrames: Int { LSM6DSXTable.fifoCapacityWords(variant.map) / 2 }
     /// FIFO_CTRL1 watermark, words: FIFO_WTM_IA (and INT1_FIFO_TH, not routed here) rises at
-    /// a quarter of the FIFO; the engine polls sooner, so the flag is informative only.
-    public let watermarkWords = LSM6DSXTable.fifoCapacityWords / 4
+    /// a quarter of the FIFO (128 of 512 words); the engine polls sooner, so the flag is informative only.
+    public let watermarkWords = 128
     public private(set) var recoveries = 0
     public private(set) var overflows = 0
     /// Words that were neither an accelerometer nor a gyroscope word, or whose partner in

@@ -87,8 +87,9 @@ public enum LSM6DSXTable {
         map == .lsm6dsv16x ? gyroscopeScalesLSM6DSV16X : gyroscopeScales
     }
 
-    /// FIFO capacity in words, both tagged maps: 512, the kernel's max_fifo_size for them
-    /// (a word is the tag + 6 bytes). Taking no more than the silicon may hold only makes the
-    /// engine drain sooner.
-    public static let fifoCapacityWords = 512
+    /// FIFO capacity in words (a word: the tag + 6 data bytes). LSM6DSO map: 512, the kernel's
+    /// max_fifo_size for these chips. LSM6DSV16X: 511, the largest count its 9-bit DIFF_FIFO
+    /// can report (the kernel's limit is 512, the watermark's). Taking no more than the
+    /// silicon may hold only makes the engine drain sooner.
+    public static func fifoCapacityWords(_ map: RegisterMap) -> Int { map == .lsm6dsv16x ? 511 : 512 }
 }
