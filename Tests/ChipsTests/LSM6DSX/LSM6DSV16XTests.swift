@@ -60,9 +60,9 @@ import Testing
         #expect(try driver.read(nowNanoseconds: 30_000_000) != nil)
     }
 
-    @Test func probeNamesItFromWhoAmI() throws {
+    @Test func probeNamesItFromWhoAmIAndPicksItsFIFOFamily() throws {
         let bus = EmulatedI2CBus()
         bus.attach(LSM6DSXEmulator(address: 0x6B, whoAmI: Self.whoAmI), at: 0x6B)
-        #expect(try ChipProbe.probe(bus) == [.init(address: 0x6B, outcome: .identified(driver: "lsm6dsx", chip: "LSM6DSV16X"))])
+        #expect(try ChipProbe.probe(bus) == [.init(address: 0x6B, outcome: .identified(driver: "lsm6dsv16x", chip: "LSM6DSV16X"))])
     }
 }
