@@ -25,6 +25,23 @@ import Testing
         for code in 3...10 { #expect(LSM6DSXTable.ratesMilliHertzLSM6DSV16X[code] == 2 * LSM6DSXTable.ratesMilliHertzLSM6DSV16X[code - 1]) }
     }
 
+    /// Level 2 (tools/test-kernel-qemu.sh, 2026-11-28, Debian's 6.1.0-56): the kernel's
+    /// st_lsm6dsx bound to an i2c-stub LSM6DSOX at ±2 g / ±250 °/s read 16384 accelerometer
+    /// counts as 9.80099072 m/s² and 1000 gyroscope counts as 0.152716 rad/s. Our LSB sizes for
+    /// those scales (both maps) give the same within one Q16.16 step, plus, for the
+    /// accelerometer, the kernel's gain truncated to 598 205 nano-m/s² where ours rounds
+    /// 61 µg × 9.80665 = 598 205.65 to 598 206 (16384 counts × 1 nano = 16 µm/s²).
+    @Test func ourLSBSizesAgreeWithTheKernelsReading() {
+        for map in [LSM6DSXTable.RegisterMap.lsm6dso, .lsm6dsv16x] {
+            let accelerometer = LSM6DSXTable.accelerometerScales(map).first { $0.rangeG == 2 }!
+            let gyroscope = LSM6DSXTable.gyroscopeScales(map).first { $0.rangeDegreesPerSecond == 250 }!
+            let acceleration = CountConversion.siValue(counts: 16384, nanoUnitsPerLSB: accelerometer.nanoUnitsPerLSB)
+            let angularVelocity = CountConversion.siValue(counts: 1000, nanoUnitsPerLSB: gyroscope.nanoUnitsPerLSB)
+            #expect(abs(acceleration.doubleValue - 9.80099072) <= 0x1p-16 + 16384e-9, "\(map)")
+            #expect(abs(angularVelocity.doubleValue - 0.152716) <= 0x1p-16, "\(map)")
+        }
+    }
+
     @Test func identifiesAndConfiguresItsOwnRegisterMap() throws {
         let emulator = LSM6DSXEmulator(whoAmI: Self.whoAmI)
         let driver = try LSM6DSXDriver(bus: emulator, rateHertz: 100)
