@@ -25,6 +25,8 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
     private var fifo: LSM6DSXEmulatedFIFO
     private var nanoseconds: Int64 = 0
     private var nextSampleNanoseconds: Int64 = 0
+    /// When the latest sample was taken since the sensors started (nil: none yet).
+    private var lastSampleNanoseconds: Int64?
     /// Samples since the sensors started: the batch decimation's phase and TAG_CNT's source.
     private var sampleIndex = 0
     private var tagCount: UInt8 = 0
@@ -45,6 +47,7 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
         registers[Int(LSM6DSXRegister.whoAmI)] = whoAmI
         registers[Int(LSM6DSXRegister.control3)] = LSM6DSXRegister.addressIncrement
         fifo.clear()
+        lastSampleNanoseconds = nil
     }
 
     /// Unread FIFO words and words overwritten since power-on.
@@ -94,6 +97,7 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
         while nextSampleNanoseconds <= nanoseconds {
             let time = nextSampleNanoseconds
             nextSampleNanoseconds += period
+            lastSampleNanoseconds = time
             if fifoMode != nil || nextSampleNanoseconds > nanoseconds { sample(at: time, rateField: field) }
             sampleIndex += 1
         }
@@ -134,6 +138,21 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
         guard code > 0, Int(code) < table.count, table[Int(code)] > 0 else { return false }
         guard Int(code) < rateField else { return true }
         return sampleIndex % (1 << (rateField - Int(code))) == 0
+    }
+
+    /// The first sample after CTRL1 is written. From power-down: at once. An ODR changed while
+    /// sampling: modelled as one new period after the last sample at the old rate (the rates
+    /// are divisions of one internal clock, whose phase goes on), or the next such step after
+    /// the write if that moment has passed; the datasheets do not say.
+    private func firstSample(wasSampling: Bool) -> Int64 {
+        guard wasSampling, let last = lastSampleNanoseconds, let field = rateField else {
+            lastSampleNanoseconds = nil
+            return nanoseconds
+        }
+        let period = 1_000_000_000_000 / LSM6DSXTable.rates(map)[field]
+        var next = last + period
+        if next < nanoseconds { next += (nanoseconds - next + period - 1) / period * period }
+        return next
     }
 
     private var fifoStatus1: UInt8 {
@@ -184,9 +203,10 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
                 powerOnReset()
                 continue
             }
+            let wasSampling = rateField != nil
             registers[index] = value
             if index == Int(LSM6DSXRegister.control1Accelerometer) {
-                nextSampleNanoseconds = nanoseconds
+                nextSampleNanoseconds = firstSample(wasSampling: wasSampling)
                 sampleIndex = 0
             }
             // Bypass mode empties the FIFO (how a driver flushes it).

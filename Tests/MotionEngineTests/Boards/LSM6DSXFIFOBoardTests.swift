@@ -76,4 +76,17 @@ import TestSupport
         #expect((244 - 8...244 + 8 + 2).contains(dropped), "\(dropped) dropped")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
     }
+
+    /// Batched sensors: the LSM6DSV16X's FIFO switched to 1920 Hz and back to 120 Hz in place
+    /// (CTRL1/CTRL2, FIFO_CTRL3, a bypass flush), no sample lost or repeated, the magnetometer
+    /// untouched.
+    @Test func theLSM6DSV16XOn1920HertzAndBack() throws {
+        let switches = FIFORateSwitchTests()
+        let (run, runtime) = try switches.run(board: "sim-lsm6dsv16x-lis3mdl.board", fastHertz: 1920, boardHertz: 120)
+        #expect(run.periods == [520_833, 8_333_333])
+        switches.checkAccelerometer(run, slow: 8_333_333, fast: 520_833, board: "sim-lsm6dsv16x-lis3mdl")
+        #expect(runtime.sampleLoss(.accelerometer) == SampleLoss() && runtime.sampleLoss(.gyroscope) == SampleLoss())
+        #expect(runtime.status.allSatisfy { $0.recoveries == 0 && $0.overflows == 0 })
+        #expect(HighRateFIFO(board: try BoardDescription.load(path: ProjectPaths.root + "/boards/sim-lsm6dsv16x-lis3mdl.board"))?.rateHertz == 1920)
+    }
 }
