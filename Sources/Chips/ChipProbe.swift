@@ -37,7 +37,12 @@ public enum ChipProbe {
         Candidate(driver: "lsm9ds1", addresses: [0x6A, 0x6B], identityRegister: LSM9DS1Register.whoAmI,
                   identities: [(LSM9DS1Register.inertialIdentity, "LSM9DS1 accelerometer/gyroscope")]),
         Candidate(driver: "lsm6dsx", addresses: LSM6DSXTable.addresses, identityRegister: LSM6DSXRegister.whoAmI,
-                  identities: LSM6DSXTable.variants.map { ($0.whoAmI, $0.name) }),
+                  identities: LSM6DSXTable.variants.filter { $0.map != .lsm6dsv16x }.map { ($0.whoAmI, $0.name) }),
+        // The LSM6DSV16X (WHO_AM_I 0x70 at 0x0F, like the others) gets its own family, read
+        // through its tagged FIFO; the LSM6DSO/DSOX/ISM330DHCX stay `lsm6dsx` (polled), which
+        // `lsm6dsx-fifo` replaces by hand.
+        Candidate(driver: "lsm6dsv16x", addresses: LSM6DSXTable.addresses, identityRegister: LSM6DSXRegister.whoAmI,
+                  identities: LSM6DSXTable.variants.filter { $0.map == .lsm6dsv16x }.map { ($0.whoAmI, $0.name) }),
         // The LIS3MDL answers exactly like the LSM9DS1's magnetometer (0x3D): the board file
         // must say which (driver lis3mdl for a stand-alone LIS3MDL).
         Candidate(driver: "lsm9ds1-magnetometer", addresses: [0x1C, 0x1E], identityRegister: LSM9DS1Register.whoAmI,

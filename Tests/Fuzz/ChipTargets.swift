@@ -83,7 +83,7 @@ enum ChipTargets {
 
     /// How many choices `exercise` has: one per driver (two for the LSM9DS1 magnetometer's
     /// variants) and the probe (the last).
-    static let choices: UInt8 = 18
+    static let choices: UInt8 = 19
 
     /// Runs driver `choice % choices` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
@@ -147,6 +147,11 @@ enum ChipTargets {
             guard let driver = try? BNO055Driver(bus: bus, pause: { _ in }) else { return }  // no 26 ms per (re)start
             times { _ = try? driver.read(nowNanoseconds: $0) }
             _ = try? driver.readCalibrationProfile()
+        case 17:
+            // The tagged FIFO: a word count, overrun flags and tags from the bytes (any WHO_AM_I
+            // of the LSM6DSO/DSOX, ISM330DHCX or LSM6DSV16X maps).
+            guard let driver = try? LSM6DSXFIFODriver(bus: bus) else { return }
+            drain(driver, advance: advance)
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -186,6 +191,7 @@ enum ChipTargets {
             recorded(QMC5883LEmulator(), 9), recorded(HMC5883LEmulator(), 10), recorded(LIS2MDLEmulator(), 11),
             recorded(MMC5983MAEmulator(), 12), recorded(BMP388Emulator(), 13), recorded(BMP388Emulator(chipID: 0x60), 13),
             recorded(ICM20948Emulator(), 14), recorded(BNO08XEmulator(), 15), recorded(BNO055Emulator(), 16),
+            recorded(LSM6DSXEmulator(whoAmI: 0x70), 2), recorded(LSM6DSXEmulator(), 17), recorded(LSM6DSXEmulator(whoAmI: 0x70), 17),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

@@ -94,6 +94,15 @@ report.check("st_lsm6dsx (lsm6ds3): accel 0.061 mg/LSB, gyro 8.75 m°/s/LSB in S
                      relative: 0.006, "lsm6ds3_gyro")
 }
 
+report.check("st_lsm6dsx (lsm6dsox): accel 0.061 mg/LSB, gyro 8.75 m°/s/LSB in SI, as LSM6DSXTable's ±2 g and ±250 °/s rows") {
+    // DS12814 table 2 at the kernel's reset full scales; our LSM6DSXTable holds the same LSB
+    // sizes (598 206 nano-m/s², 152 716 nano-rad/s per count: LSM6DSXTests).
+    try expectVector(try device("lsm6dsox_accel").read(), .acceleration, (0, 0, 16384 * 0.061e-3 * standardGravity),
+                     relative: 0.003, "lsm6dsox_accel")
+    try expectVector(try device("lsm6dsox_gyro").read(), .angularVelocity, (1000 * 8.75e-3 * radiansPerDegree, -1000 * 8.75e-3 * radiansPerDegree, 0),
+                     relative: 0.006, "lsm6dsox_gyro")
+}
+
 report.check("st_magn (lis3mdl): ±4 G at 6842 LSB/G, in µT") {
     try expectVector(try device("lis3mdl").read(), .magneticField, (100, -100, 0), relative: 0.003, "lis3mdl")
 }

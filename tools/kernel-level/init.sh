@@ -18,7 +18,7 @@ load i2c-dev
 # Plain i2c-stub is SMBus only (no I2C_FUNC_I2C): the kernel drivers use SMBus I2C-block
 # transfers on it, and our LinuxI2CBus falls back to them. i2c-stub-rdwr adds plain I2C
 # transfers for our I2C_RDWR path. 0x77 is a BMP280 register map that no driver owns.
-load i2c-stub chip_addr=0x1c,0x1d,0x1e,0x68,0x69,0x6a,0x75,0x76,0x77
+load i2c-stub chip_addr=0x1c,0x1d,0x1e,0x68,0x69,0x6a,0x6b,0x75,0x76,0x77
 load i2c-stub-rdwr chip_addr=0x76,0x77
 for module in bmp280-i2c bmi160_i2c st_lsm6dsx_i2c inv-mpu6050-i2c st_magn_i2c hmc5843_i2c \
     industrialio-configfs iio-trig-hrtimer gpio-sim; do
@@ -73,6 +73,13 @@ instantiate "$STUB" mpu6050 0x68
 preload "$STUB" 0x6a 0x0F 69
 preload "$STUB" 0x6a 0x22 e8 03 18 fc 00 00 00 00 00 00 00 40
 instantiate "$STUB" lsm6ds3 0x6a
+
+# LSM6DSOX (the tagged-FIFO map; st_lsm6dsx's LSM6DSO row): WHO_AM_I 0x6C. The same data as the
+# LSM6DS3 above, at the driver's reset full scales (±2 g, ±250 °/s). The kernel's sensor-hub
+# probe finds no device behind it (STATUS_MASTER stays 0) and goes on without one.
+preload "$STUB" 0x6b 0x0F 6c
+preload "$STUB" 0x6b 0x22 e8 03 18 fc 00 00 00 00 00 00 00 40
+instantiate "$STUB" lsm6dsox 0x6b
 
 # LIS3MDL (st_magn): the driver ORs 0x80 (auto-increment) into every read address, so WHO_AM_I
 # 0x3D sits at 0x0F and 0x8F and the data at 0xA8.. (LE): (6842, -6842, 0) = (1, -1, 0) G at ±4 G.

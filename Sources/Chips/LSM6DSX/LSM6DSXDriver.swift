@@ -2,51 +2,48 @@ import FixedPoint
 public import MotionAlgorithms
 public import SensorBus
 
-/// An LSM6DSOX / LSM6DSO / LSM6DS3 / ISM330DHCX accelerometer + gyroscope on I2C, polled: one
-/// 29-byte burst from CTRL2_G to OUTZ_H_A (0x11…0x2D) brings the configuration (reset
-/// detection), STATUS_REG and both outputs from one instant. (The tagged FIFO is not used yet.)
+/// An LSM6DSOX / LSM6DSO / LSM6DS3 / LSM6DS3TR-C / ISM330DHCX / LSM6DSV16X accelerometer +
+/// gyroscope on I2C, polled: one 29-byte burst from CTRL2_G to OUTZ_H_A (0x11…0x2D) brings
+/// the configuration (reset detection), STATUS_REG and both outputs from one instant. The
+/// variants with a tagged FIFO can be drained instead with `LSM6DSXFIFODriver`; the LSM6DS3
+/// and LSM6DS3TR-C have only the older pattern FIFO (no tags) and are always polled.
 public final class LSM6DSXDriver<Bus: I2CBus> {
     public let bus: Bus
     public let address: UInt8
     public private(set) var variant = LSM6DSXTable.variants[3]
-    /// ODR field for both sensors (4 = 104 Hz).
-    public let rateField: UInt8
-    public let accelerometerScale = LSM6DSXTable.accelerometerScales[2]  // ±8 g
-    public let gyroscopeScale = LSM6DSXTable.gyroscopeScales[2]          // ±1000 °/s
+    private let rateHertz: Int
+    private var settings: LSM6DSXSettings
+    /// ODR field of both sensors in the variant's map (LSM6DSO map: 4 = 104 Hz; LSM6DSV16X: 6 = 120 Hz).
+    public var rateField: UInt8 { settings.rateField }
+    public var accelerometerScale: (field: UInt8, rangeG: Int, nanoUnitsPerLSB: Int64) { settings.accelerometerScale }  // ±8 g
+    public var gyroscopeScale: (field: UInt8, rangeDegreesPerSecond: Int, nanoUnitsPerLSB: Int64) { settings.gyroscopeScale }  // ±1000 °/s
     public private(set) var recoveries = 0
 
-    private var control2: UInt8 { rateField << 4 | gyroscopeScale.field << 2 }
-
     /// Time between two samples at the configured ODR.
-    public var samplePeriodNanoseconds: Int64 { 1_000_000_000_000 / LSM6DSXTable.ratesMilliHertz[Int(rateField)] }
+    public var samplePeriodNanoseconds: Int64 { settings.samplePeriodNanoseconds }
     private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: variant.name) }
 
     public init(bus: Bus, address: UInt8 = 0x6A, rateHertz: Int = 104) throws(ChipError) {
         self.bus = bus
         self.address = address
-        let index = LSM6DSXTable.ratesMilliHertz.indices.dropFirst().min {
-            abs(LSM6DSXTable.ratesMilliHertz[$0] - Int64(rateHertz) * 1000) < abs(LSM6DSXTable.ratesMilliHertz[$1] - Int64(rateHertz) * 1000)
-        } ?? 4
-        rateField = UInt8(index)
+        self.rateHertz = rateHertz
+        settings = LSM6DSXSettings(map: .lsm6dso, rateHertz: rateHertz)
         try initialise()
     }
 
     private func initialise() throws(ChipError) {
-        let identity = try access.identify(register: LSM6DSXRegister.whoAmI, expected: LSM6DSXTable.variants.map(\.whoAmI),
-                                           family: "LSM6DSx family")
-        variant = LSM6DSXTable.variants.first { $0.whoAmI == identity }!  // identify() matched one
-        try access.write(LSM6DSXRegister.control3, LSM6DSXRegister.softwareReset | LSM6DSXRegister.addressIncrement, "resetting the \(variant.name)")
-        try access.waitUntilClear(register: LSM6DSXRegister.control3, mask: LSM6DSXRegister.softwareReset, what: "the \(variant.name) software reset")
-        try access.write(LSM6DSXRegister.control3, LSM6DSXRegister.blockDataUpdate | LSM6DSXRegister.addressIncrement, "configuring the \(variant.name)")
+        variant = try access.resetLSM6DSX(among: LSM6DSXTable.variants, family: "LSM6DSx family")
+        settings = LSM6DSXSettings(map: variant.map, rateHertz: rateHertz)
         // Data ready on INT1: a board that wires INT1 to a GPIO line is read on its edges.
         try access.write(LSM6DSXRegister.int1Control, LSM6DSXRegister.int1DataReadyAccelerometer, "routing data ready to the \(variant.name) INT1 pin")
-        try access.write(LSM6DSXRegister.control1Accelerometer, rateField << 4 | accelerometerScale.field << 2, "starting the \(variant.name) accelerometer")
-        try access.write(LSM6DSXRegister.control2Gyroscope, control2, "starting the \(variant.name) gyroscope")
+        try settings.write(access, chip: variant.name)
     }
 
     /// A new (acceleration, angular velocity) pair stamped `nowNanoseconds`, or nil.
     public func read(nowNanoseconds: Int64) throws(ChipError) -> (acceleration: SensorReading, angularVelocity: SensorReading)? {
         var storage = (UInt64(0), UInt64(0), UInt64(0), UInt32(0), UInt8(0))  // 29 bytes: 0x11 … 0x2D
+        let accelerometerLSB = settings.accelerometerScale.nanoUnitsPerLSB
+        let gyroscopeLSB = settings.gyroscopeScale.nanoUnitsPerLSB
         let result = try withUnsafeMutableBytes(of: &storage) { (buffer) throws(ChipError) -> (UInt8, UInt8, Vector3, Vector3) in
             let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<29])
             try access.attempt("reading the \(variant.name) outputs") { () throws(BusError) in
@@ -56,10 +53,10 @@ public final class LSM6DSXDriver<Bus: I2CBus> {
             let gyroscopeOffset = Int(LSM6DSXRegister.gyroscopeOutXL - LSM6DSXRegister.control2Gyroscope)
             let accelerometerOffset = Int(LSM6DSXRegister.accelerometerOutXL - LSM6DSXRegister.control2Gyroscope)
             return (bytes[0], bytes[Int(LSM6DSXRegister.status - LSM6DSXRegister.control2Gyroscope)],
-                    CountConversion.littleEndianVector(raw, at: accelerometerOffset, nanoUnitsPerLSB: accelerometerScale.nanoUnitsPerLSB),
-                    CountConversion.littleEndianVector(raw, at: gyroscopeOffset, nanoUnitsPerLSB: gyroscopeScale.nanoUnitsPerLSB))
+                    CountConversion.littleEndianVector(raw, at: accelerometerOffset, nanoUnitsPerLSB: accelerometerLSB),
+                    CountConversion.littleEndianVector(raw, at: gyroscopeOffset, nanoUnitsPerLSB: gyroscopeLSB))
         }
-        if result.0 != control2 {
+        if result.0 != settings.control2 {
             try initialise()
             recoveries += 1
             return nil

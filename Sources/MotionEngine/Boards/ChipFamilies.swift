@@ -68,6 +68,17 @@ struct ChipFamily: Sendable {
             PolledInertialReader(try LSM6DSXDriver(bus: bus, address: chip.address, rateHertz: chip.rateHertz ?? 104), label: chip.label)
         }, emulate: { chip, senses in .inertial(LSM6DSXEmulator(address: chip.address, motion: senses.inertial)) },
            noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 52)),  // DS12814 table 3, ODR / 2
+        // The same chips read through their tagged FIFO (LSM6DSO/LSM6DSOX, ISM330DHCX, LSM6DSV16X;
+        // the LSM6DS3/DS3TR-C have none: `lsm6dsx` polls them). `lsm6dsx-fifo` is emulated as
+        // an LSM6DSOX, `lsm6dsv16x` as an LSM6DSV16X (WHO_AM_I 0x70, its own register map); on
+        // a real bus both open whichever tagged-FIFO variant answers. The LSM6DSV16X's noise:
+        // the LSM6DSOX's figures assumed (its datasheet's table to be read in).
+        "lsm6dsx-fifo": ChipFamily(open: openLSM6DSXFIFO, emulate: { chip, senses in
+            .inertial(LSM6DSXEmulator(address: chip.address, motion: senses.inertial))
+        }, noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 52)),
+        "lsm6dsv16x": ChipFamily(open: openLSM6DSXFIFO, emulate: { chip, senses in
+            .inertial(LSM6DSXEmulator(address: chip.address, whoAmI: 0x70, motion: senses.inertial))
+        }, noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 60)),
         // The LSM9DS1 datasheet gives no noise densities: the LSM6DS3's (90 µg/√Hz, 7 mdps/√Hz),
         // an assumption of this project, at the 59.5 Hz rate's 19 Hz bandwidth.
         "lsm9ds1": ChipFamily(open: { bus, chip throws(ChipError) in
@@ -143,6 +154,8 @@ struct ChipFamily: Sendable {
         "bno055": [.accelerometer, .gyroscope, .magnetometer],
         "bmi160": [.accelerometer, .gyroscope],
         "lsm6dsx": [.accelerometer, .gyroscope],
+        "lsm6dsx-fifo": [.accelerometer, .gyroscope],
+        "lsm6dsv16x": [.accelerometer, .gyroscope],
         "lsm9ds1": [.accelerometer, .gyroscope],
         "lsm9ds1-magnetometer": [.magnetometer],
         "lis3mdl": [.magnetometer],
@@ -180,6 +193,12 @@ struct ChipFamily: Sendable {
         var configuration = MPU6050Driver<BoardBus>.Configuration()
         if let rate = chip.rateHertz { configuration.sampleRateHertz = rate }
         return FIFOReader(try MPU6050Driver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
+    }
+
+    /// 100 Hz without a `rate` line, like the other FIFO families (the nearest ODR: 104 Hz on
+    /// the LSM6DSO map, 120 Hz on the LSM6DSV16X's).
+    private static let openLSM6DSXFIFO: Open = { bus, chip throws(ChipError) in
+        FIFOReader(try LSM6DSXFIFODriver(bus: bus, address: chip.address, rateHertz: chip.rateHertz ?? 100), label: chip.label)
     }
 }
 

@@ -8,8 +8,8 @@
 /// each sample keeps its FIFO-derived timestamp (the burst's newest frame at the read time, the
 /// older ones back-dated at the FIFO period). At the highest rate the chip's data-ready edges
 /// are turned off: at 1 kHz an edge per sample would wake the engine a thousand times a second
-/// for what one FIFO burst per 10 ms brings. Polled chips (LSM9DS1, and the LSM6DSx, whose
-/// tagged FIFO our driver does not use yet) would need a read per sample at 1 kHz or more.
+/// for what one FIFO burst per 10 ms brings. Polled chips (LSM9DS1, and the LSM6DSx under
+/// `driver = lsm6dsx`) would need a read per sample at 1 kHz or more.
 public struct HighRateFIFO: Sendable, Equatable {
     /// The IMU chip's label (`[chip imu]` → "imu").
     public var label: String
@@ -25,7 +25,11 @@ public struct HighRateFIFO: Sendable, Equatable {
     /// - BMI160: 1600 Hz, the accelerometer's highest ODR (acc_odr = 0x0C; BST-BMI160-DS000
     ///   §2.11.23 ACC_CONF); the gyroscope goes to 3200 Hz (§2.11.25) but the driver runs both
     ///   at one ODR so that every FIFO frame holds both.
-    public static let highestRateHertz: [String: Int] = ["mpu6050": 1000, "mpu9250": 1000, "bmi160": 1600]
+    /// - LSM6DSO/LSM6DSOX/ISM330DHCX (`lsm6dsx-fifo`): 1666 Hz and LSM6DSV16X: 1920 Hz, the
+    ///   highest ODRs in `LSM6DSXTable` (both sensors batched at the ODR, so every time slot
+    ///   holds both; 512 or 511 words are 150 or 133 ms of frames, many 10 ms drains).
+    public static let highestRateHertz: [String: Int] = ["mpu6050": 1000, "mpu9250": 1000, "bmi160": 1600,
+                                                         "lsm6dsx-fifo": 1666, "lsm6dsv16x": 1920]
 
     /// The board's first chip with a FIFO driver, run at its highest rate; nil when the board has
     /// none (no batched sensors on it).

@@ -8,7 +8,7 @@ import TestSupport
 /// Issue 11's timing contract on every simulated board (boards/sim-*.board), from a cold start
 /// in real time, at 100, 400 and 1000 Hz asked of the inertial chip (each driver takes the
 /// nearest rate its chip has: MPU-6050/9250 500 Hz for 400; BMI160 800 Hz for 1000; LSM6DSx 104,
-/// 416, 833 Hz; LSM9DS1 119, 476, 952 Hz; ICM-20948 100, 1100, 1100 Hz, its field 100 Hz with
+/// 416, 833 Hz; LSM6DSV16X (its tagged FIFO) 120, 480, 960 Hz; LSM9DS1 119, 476, 952 Hz; ICM-20948 100, 1100, 1100 Hz, its field 100 Hz with
 /// every 11th sample at 1.1 kHz; BNO08x 100, 400, 400 Hz, its field at most 100 Hz; BNO055 100 Hz whatever is asked, its field
 /// 20 Hz (NDOF);
 /// magnetometers and barometers keep their own rates).
@@ -23,7 +23,8 @@ import TestSupport
 @Suite(.blocking) struct BoardTimingContractTests {
     static let boards = ["sim-bmi160-bmp280", "sim-gy-521-bmp280", "sim-gy-521", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
                          "sim-sense-hat", "sim-walker", "sim-ms5837", "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l",
-                         "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x", "sim-bno055"]
+                         "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x", "sim-bno055",
+                         "sim-lsm6dsv16x-lis3mdl"]
     static let rates = [100, 400, 1000]
 
     static func description(_ board: String, rate: Int? = nil) throws -> BoardDescription {

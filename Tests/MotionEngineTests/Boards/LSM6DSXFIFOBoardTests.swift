@@ -1,0 +1,92 @@
+import Chips
+import MotionAlgorithms
+@testable import MotionEngine
+import Testing
+import TestSupport
+
+/// The LSM6DSx tagged-FIFO families (`lsm6dsx-fifo`, `lsm6dsv16x`) in the board runtime: read
+/// on the emulated INT1 pin or polled in bursts, a reset mid-stream recovered, an overrun
+/// counted as lost samples.
+@Suite struct LSM6DSXFIFOBoardTests {
+    static func board(_ driver: String, rate: Int, interrupt: Bool) throws -> BoardRuntime {
+        let text = """
+            board = sim
+            [chip imu]
+            driver = \(driver)
+            bus = emulated
+            address = 0x6A
+            rate = \(rate)
+            motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz
+            \(interrupt ? "interrupt = GPIO17" : "")
+            """
+        return try BoardRuntime(try BoardFileParser.parse(text, path: "sim.board"), root: ProjectPaths.root, speed: 0)
+    }
+
+    /// (driver, rate asked, period of the ODR it gets): 104 Hz on the LSM6DSO map, 120 Hz on
+    /// the LSM6DSV16X's, both truncated to whole ns.
+    static let families: [(driver: String, rate: Int, period: Int64)] = [("lsm6dsx-fifo", 104, 9_615_384), ("lsm6dsv16x", 120, 8_333_333)]
+
+    @Test(arguments: families)
+    func everySampleArrivesOnItsEdge(family: (driver: String, rate: Int, period: Int64)) throws {
+        let runtime = try Self.board(family.driver, rate: family.rate, interrupt: true)
+        let times = try DataReadyTests.accelerationTimes(runtime, until: 1_000_000_000)
+        let expected = (0..<Int64(999_999_999 / family.period + 1)).map { $0 * family.period }
+        #expect(times == expected, "\(family.driver): \(times.prefix(5)) … \(times.count) samples")
+        #expect(runtime.status[0].trigger == "emulated data-ready pin")
+    }
+
+    @Test(arguments: families)
+    func polledInBurstsNothingIsLost(family: (driver: String, rate: Int, period: Int64)) throws {
+        let runtime = try Self.board(family.driver, rate: family.rate, interrupt: false)
+        let times = try DataReadyTests.accelerationTimes(runtime, until: 1_000_000_000)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
+        #expect(times.count >= Int(1_000_000_000 / family.period) - 2, "\(times.count) samples")
+        #expect(runtime.status[0].trigger == "polled every 10.0 ms")
+        #expect(runtime.status[0].droppedSamples.allSatisfy { $0 == 0 })
+    }
+
+    @Test(arguments: families.map(\.driver))
+    func aResetMidStreamIsRecoveredWithItsLossCounted(driver: String) throws {
+        let runtime = try Self.board(driver, rate: 100, interrupt: true)
+        var times = try DataReadyTests.accelerationTimes(runtime, until: 500_000_000)
+        let emulator = try #require(runtime.sessions[0].emulation?.chip as? LSM6DSXEmulator)
+        emulator.powerOnReset()
+        #expect(emulator.nextDataReadyNanoseconds == nil, "a reset chip's pin is silent")
+        times += try DataReadyTests.accelerationTimes(runtime, until: 1_000_000_000)
+        let status = runtime.status[0]
+        #expect(status.recoveries == 1 && status.watchdogReads >= 1, "\(status)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
+        #expect(times.filter { $0 > 600_000_000 }.count >= 39)
+        // The samples the reset chip never took are counted, not silent.
+        #expect(status.droppedSamples[Int(SensorChannel.accelerometer.rawValue)] > 0, "\(status)")
+        #expect(emulator.nextDataReadyNanoseconds != nil, "the driver restored the interrupt routing")
+    }
+
+    @Test func anOverrunIsCountedAsLostSamples() throws {
+        // A reader that stalls 600 ms at 833 Hz: 500 frames, 1000 words, into 512 words.
+        let runtime = try Self.board("lsm6dsx-fifo", rate: 833, interrupt: false)
+        _ = try DataReadyTests.accelerationTimes(runtime, until: 200_000_000)
+        runtime.sessions[0].nextPollNanoseconds = runtime.nowNanoseconds + 600_000_000
+        let times = try DataReadyTests.accelerationTimes(runtime, until: 1_000_000_000)
+        let status = runtime.status[0]
+        #expect(status.overflows == 1, "\(status)")
+        let dropped = status.droppedSamples[Int(SensorChannel.accelerometer.rawValue)]
+        // 600 ms is 500 frames at 1.2 ms; the FIFO kept the newest 256: 244 lost, up to a
+        // 10 ms poll's worth (8 frames) more from where the stall began.
+        #expect((244 - 8...244 + 8 + 2).contains(dropped), "\(dropped) dropped")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
+    }
+
+    /// Batched sensors: the LSM6DSV16X's FIFO switched to 1920 Hz and back to 120 Hz in place
+    /// (CTRL1/CTRL2, FIFO_CTRL3, a bypass flush), no sample lost or repeated, the magnetometer
+    /// untouched.
+    @Test func theLSM6DSV16XOn1920HertzAndBack() throws {
+        let switches = FIFORateSwitchTests()
+        let (run, runtime) = try switches.run(board: "sim-lsm6dsv16x-lis3mdl.board", fastHertz: 1920, boardHertz: 120)
+        #expect(run.periods == [520_833, 8_333_333])
+        switches.checkAccelerometer(run, slow: 8_333_333, fast: 520_833, board: "sim-lsm6dsv16x-lis3mdl")
+        #expect(runtime.sampleLoss(.accelerometer) == SampleLoss() && runtime.sampleLoss(.gyroscope) == SampleLoss())
+        #expect(runtime.status.allSatisfy { $0.recoveries == 0 && $0.overflows == 0 })
+        #expect(HighRateFIFO(board: try BoardDescription.load(path: ProjectPaths.root + "/boards/sim-lsm6dsv16x-lis3mdl.board"))?.rateHertz == 1920)
+    }
+}
