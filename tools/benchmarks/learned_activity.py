@@ -52,8 +52,11 @@ Pipeline (one for the rules and the learned models, so the figures compare like 
    walking / running / handled; a vehicle (automotive or cycling, whichever is the majority of
    the vehicle windows) is entered only when >= 80 % of the last 60 windows (30 s) are vehicle
    windows (the rules need 27 of 30 s for a car), kept while >= 50 % of the last 60 are and the
-   last N windows' majority is not on foot. `hybrid` is the learned model for
-   stationary / walking / running and the rules' vehicle flags.
+   last N windows' majority is not on foot. `hybrid`: a second learned model trained on
+   stationary / on foot (walking and running together) / handled only (no vehicle windows),
+   smoothed the same way, whose answer is replaced by the rules' wherever the rules call
+   running, automotive or cycling (one car trip, two rides and one runner are too few to learn
+   those from, and none is left when its set or subject is held out).
 
 Figures per data set and method: balanced accuracy (pooled, time-weighted: mean of per-class
 recalls), mean over subjects of each subject's mean per-trial balanced accuracy and the worst
