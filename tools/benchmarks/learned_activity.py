@@ -74,11 +74,14 @@ import sys
 
 import numpy as np
 
+# The labels as the rule classifier's benchmark derives them, and the subjects as the
+# leave-one-subject-out pedometer folds them: the same code, so the figures compare.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from activity import DERIVED, SIDECARS, WINDOW_WALK, walking_segments  # noqa: E402
+from loso import subject_of  # noqa: E402
+
 SETS = ["uci_hapt_raw", "oxford_step_counter", "ipol_gait_steps", "broad", "phone_attitude", "weallwalk",
         "brajdic_handheld", "mobgap_lab", "driver_behavior_car", "byke_cycling_handlebar"]
-DERIVED = {"oxford_step_counter", "ipol_gait_steps", "weallwalk", "mobgap_lab"}
-WINDOW_WALK = {"brajdic_handheld"}
-SIDECARS = (".truth.csv.gz", ".phone.csv.gz")
 TRUTH = {"walking": "walking", "stairs_up": "walking", "stairs_down": "walking", "running": "running",
          "sitting": "not-moving", "standing": "not-moving", "lying": "not-moving", "stationary": "not-moving",
          "handled": "handled", "automotive": "automotive", "cycling": "cycling"}
@@ -96,33 +99,12 @@ SEED = 20261128
 
 # ---------------------------------------------------------------- labels
 
-def walking_segments(step_times, max_gap=2.5, min_steps=4):
-    """As tools/benchmarks/activity.py: runs of >= 4 steps with gaps <= 2.5 s are walking."""
-    segments, run = [], []
-    for t in sorted(step_times):
-        if run and t - run[-1] > max_gap:
-            if len(run) >= min_steps:
-                segments.append((run[0], run[-1], "walking"))
-            run = []
-        run.append(t)
-    if len(run) >= min_steps:
-        segments.append((run[0], run[-1], "walking"))
-    return segments
-
-
 def truth_segments(dataset, label):
     if dataset in WINDOW_WALK:
         return [(label["score"]["start"], label["score"]["end"], "walking")]
     if dataset in DERIVED:
-        return walking_segments(label.get("step_times", []))
+        return [(w["start"], w["end"], w["label"]) for w in walking_segments(label.get("step_times", []))]
     return [(s["start"], s["end"], s["label"]) for s in label.get("activity", [])]
-
-
-def subject_of(label, trial):
-    for key in ("subject", "trip", "ride"):
-        if key in label:
-            return str(label[key])
-    return trial
 
 
 # ---------------------------------------------------------------- trace and features
