@@ -94,7 +94,10 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// How long the samples have stayed steady, s.
     private var restTime = Scalar.zero
     private var magneticSamples = Scalar.zero
+    /// A disturbed field's strength (µT) and dip (rad) followed as a possible new reference, and
+    /// how long it has stayed steady while the device moved, s (`trackNewReference`).
     private var candidateNorm = Scalar.zero, candidateDip = Scalar.zero, candidateTime = Scalar.zero
+    private var hasCandidate = false
     /// s the field must still stay within the thresholds of the reference before it is used
     /// again: after any sample outside them, `undisturbedWait`.
     private var disturbanceTime = Scalar.zero
@@ -108,9 +111,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// 4 µT and 12° off the one it converges to): until the field has been used for
     /// `firstReferenceTime`, a steady field replaces the reference after that long instead of
     /// `magneticNewReferenceTime` (VQF's 5 s for its first reference). Only use while the device
-    /// moves counts: at rest any field is steady, a magnet's too, and only a strength and dip
-    /// that hold while the device turns are the Earth's (BROAD's magnet attached 5 cm from a
-    /// board lying still, before it was turned: 2.65° → 2.41°, VQF 2.39°). s left.
+    /// moves counts, as only steadiness in motion does (`trackNewReference`): at rest any field
+    /// is steady, a magnet's too, and only a strength and dip that hold while the device turns
+    /// are the Earth's. s left.
     private var provisionalReferenceTime = Scalar.zero
     private let firstReferenceTime = Scalar(Q32_32(integer: 5))
     /// Time since the last magnetometer sample used, and the least interval between two.
@@ -418,6 +421,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             return
         }
         candidateTime = .zero
+        hasCandidate = false
         if !isResting { provisionalReferenceTime = max(provisionalReferenceTime - dt, .zero) }
         let referenceStep = dt * inverseReferenceTime
         magneticReferenceNorm = magneticReferenceNorm + normError * referenceStep
@@ -443,27 +447,34 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
 
 
     /// A disturbed field that stays steady (within the thresholds of its own average) for
-    /// `magneticNewReferenceTime` becomes the reference: the device is in a new place.
+    /// `magneticNewReferenceTime` of motion becomes the reference: the device is in a new place.
+    /// Time at rest does not count: at rest any field is steady, a magnet's too. A magnet
+    /// fastened beside the sensor of a board lying still would otherwise become the reference
+    /// (after 5 s while the first one is provisional) and turn the heading by its horizontal
+    /// part at once; once the board turns, the magnet's field adds to the Earth's at a changing
+    /// angle and is no longer steady.
     private mutating func trackNewReference(_ norm: Scalar, _ dip: Scalar, _ dt: Scalar) {
         let normLimit = magneticNormThreshold * candidateNorm
         let normError = norm - candidateNorm, dipError = dip - candidateDip
-        let steady = candidateTime > .zero && normError < normLimit && -normError < normLimit
+        let steady = hasCandidate && normError < normLimit && -normError < normLimit
             && dipError < magneticDipThreshold && -dipError < magneticDipThreshold
         guard steady else {
             candidateNorm = norm
             candidateDip = dip
-            candidateTime = dt
+            candidateTime = .zero
+            hasCandidate = true
             return
         }
         let step = dt * inverseRestFilterTime
         candidateNorm = candidateNorm + normError * step
         candidateDip = candidateDip + dipError * step
-        candidateTime = candidateTime + dt
+        if !isResting { candidateTime = candidateTime + dt }
         if candidateTime >= (provisionalReferenceTime > .zero ? firstReferenceTime : magneticNewReferenceTime) {
             provisionalReferenceTime = .zero
             magneticReferenceNorm = candidateNorm
             magneticReferenceDip = candidateDip
             candidateTime = .zero
+            hasCandidate = false
             isMagneticallyDisturbed = false
             disturbanceTime = .zero
             magneticSamples = .one  // converge fast to the new place's north
