@@ -76,6 +76,13 @@ import TestSupport
         #expect(tilt < 1.0, "tilted \(tilt)° by a 0.5 s bump that would read as 17° of tilt")
     }
 
+    /// The 9D attitude's yaw minus `heading` (rad), degrees in (−180, 180].
+    static func headingError(_ filter: FixedPointAttitudeFilter, from heading: Double) -> Double {
+        let q = filter.attitude9D
+        let error = (2 * atan2(q.z.doubleValue, q.w.doubleValue) - heading) * 180 / .pi
+        return error - 360 * (error / 360).rounded()
+    }
+
     @Test func headingConvergesToNorthAndIgnoresADisturbance() {
         var filter = FixedPointAttitudeFilter()
         // Face up, x pointing 40° west of north: the field (19 µT north, 46 down) in device axes.
@@ -85,11 +92,7 @@ import TestSupport
             filter.update(gyroscope: .zero, accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
             filter.update(magnetometer: field, dt: Self.dt)
         }
-        func yaw() -> Double {
-            let q = filter.attitude9D
-            return 2 * atan2(q.z.doubleValue, q.w.doubleValue) * 180 / .pi
-        }
-        #expect(abs(yaw() - 40) < 0.05, "yaw \(yaw())°")
+        #expect(abs(Self.headingError(filter, from: heading)) < 0.05, "yaw off by \(Self.headingError(filter, from: heading))°")
         #expect(!filter.isMagneticallyDisturbed)
         // A magnet comes near: the field doubles and turns; it is rejected, the heading stays.
         let disturbed = Self.vector(-30, 25, -80)
@@ -98,13 +101,14 @@ import TestSupport
             filter.update(magnetometer: disturbed, dt: Self.dt)
         }
         #expect(filter.isMagneticallyDisturbed)
-        #expect(abs(yaw() - 40) < 0.05, "yaw \(yaw())° during the disturbance")
+        #expect(abs(Self.headingError(filter, from: heading)) < 0.05, "yaw off by \(Self.headingError(filter, from: heading))° during the disturbance")
     }
 
     /// A filter that saw the field (19 µT north, 46 down) for 10 s — at rest, or turning about
     /// the vertical — and then, at rest, a magnet attached to the device (8 µT along its y and
-    /// 8 down: 16 % stronger, and 23° of heading if it were taken for the Earth's) for 30 s: whether the field is still
-    /// rejected, and the yaw (degrees) the filter then gives, against the device's.
+    /// 8 down: 16 % stronger, and 23° of heading if it were taken for the Earth's) for 30 s:
+    /// whether the field is still rejected, and how far (degrees) the filter's heading is then
+    /// from the device's.
     static func attachMagnetAtRest(afterTurning turning: Bool) -> (rejected: Bool, yawError: Double) {
         var filter = FixedPointAttitudeFilter()
         var heading = 0.0
@@ -118,11 +122,7 @@ import TestSupport
             filter.update(gyroscope: .zero, accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
             filter.update(magnetometer: Self.vector(19 * cos(heading), -19 * sin(heading) + 8, -54), dt: Self.dt)
         }
-        let q = filter.attitude9D
-        let yaw = 2 * atan2(q.z.doubleValue, q.w.doubleValue)
-        var error = (yaw - heading) * 180 / .pi
-        error -= 360 * (error / 360).rounded()
-        return (filter.isMagneticallyDisturbed, error)
+        return (filter.isMagneticallyDisturbed, Self.headingError(filter, from: heading))
     }
 
     @Test func aMagnetAttachedToABoardAtRestIsNeverTakenForTheEarthsField() {
@@ -155,9 +155,7 @@ import TestSupport
             filter.update(magnetometer: Self.vector(21.8 * cos(angle), -21.8 * sin(angle), -53), dt: Self.dt)
         }
         #expect(!filter.isMagneticallyDisturbed)
-        let q = filter.attitude9D
-        var error = (2 * atan2(q.z.doubleValue, q.w.doubleValue) - heading - north) * 180 / .pi
-        error -= 360 * (error / 360).rounded()
+        let error = Self.headingError(filter, from: heading + north)
         #expect(abs(error) < 2, "the heading is \(error)° from the new place's north")
     }
 }
