@@ -32,6 +32,9 @@ public struct BoardDescription: Sendable, Equatable {
         /// the chip starts. From the board's calibration file (`withStoredProfiles`), never from
         /// the board file: it belongs to the one chip, not to every board of the kind.
         public var storedProfile: [Int16]?
+        /// For chips that run their own fusion (bno08x, bno055): whether the runtime passes on
+        /// what they compute (`chip-fusion = on`; `BoardRuntime.onChipFusion`).
+        public var chipFusion = false
     }
 
     /// How an IIO chip's samples are taken.

@@ -17,6 +17,7 @@
 /// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
 /// noise = datasheet       # emulated only: the chip's datasheet noise (default) or off
 /// hard-iron = 40 -25 10   # emulated magnetometers only: a constant offset, µT (chip axes)
+/// chip-fusion = on        # bno08x, bno055 only: also pass on the chip's own attitude, steps, classes (default off)
 /// ```
 public enum BoardFileParser {
     /// The chip registry's names (`ChipFamily.all`), sorted for messages.
@@ -58,9 +59,9 @@ public enum BoardFileParser {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
             guard !value.isEmpty else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" has no value") }
             if var current = section {
-                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger", "noise", "hard-iron"].contains(key) else {
+                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger", "noise", "hard-iron", "chip-fusion"].contains(key) else {
                     throw BoardError(path: path, line: lineNumber, problem: "unknown chip setting \"\(key)\"",
-                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, noise, hard-iron, device, uri, capture, trigger.")
+                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, noise, hard-iron, chip-fusion, device, uri, capture, trigger.")
                 }
                 guard current.values[key] == nil else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" is set twice") }
                 current.values[key] = (value, lineNumber)
@@ -165,8 +166,36 @@ public enum BoardFileParser {
                                      interruptLine: values["interrupt"]?.value, mount: mount,
                                      motionRecording: values["motion"]?.value, rateHertz: rate, emulatedNoise: noise, iioCapture: capture)
         chip.emulatedHardIron = hardIron.map { [$0.0, $0.1, $0.2] }
+        if let entry = values["chip-fusion"] {
+            if case .iio = bus, entry.value == "on" {
+                throw BoardError(path: path, line: entry.line, problem: "chip-fusion needs the chip on an I2C bus (or emulated): through IIO the kernel's driver reads it")
+            }
+            chip.chipFusion = try chipFusion(entry, driver: driver.value, mount: mount, path: path)
+        }
         return chip
     }
+
+    /// `chip-fusion = on | off`: only for a chip that fuses (its driver gives its own attitude),
+    /// mounted by a rotation (a mirroring mount would turn its attitude into no rotation at all).
+    private static func chipFusion(_ entry: (value: String, line: Int), driver: String, mount: BoardDescription.AxisMapping,
+                                   path: String) throws(BoardError) -> Bool {
+        guard entry.value == "on" || entry.value == "off" else {
+            throw BoardError(path: path, line: entry.line, problem: "chip-fusion \"\(entry.value)\" is not \"on\" or \"off\"")
+        }
+        guard entry.value == "on" else { return false }
+        guard fusingDrivers.contains(driver) else {
+            throw BoardError(path: path, line: entry.line, problem: "driver \"\(driver)\" has no fusion of its own to pass on",
+                             advice: "chip-fusion applies to \(fusingDrivers.joined(separator: " and ")); the engine's device motion runs on every chip.")
+        }
+        guard mount.rotation != nil else {
+            throw BoardError(path: path, line: entry.line, problem: "chip-fusion needs a mount that is a rotation; this one mirrors an axis",
+                             advice: "Check \"mount\": flipping the sign of one axis makes a mirroring mount a rotation.")
+        }
+        return true
+    }
+
+    /// The drivers whose chips compute their own attitude.
+    static let fusingDrivers = ["bno055", "bno08x"]
 
     static func axisMapping(_ text: String, line: Int, path: String) throws(BoardError) -> BoardDescription.AxisMapping {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)

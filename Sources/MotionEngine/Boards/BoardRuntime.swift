@@ -49,6 +49,10 @@ public final class BoardRuntime {
     /// worth keeping: the chip's label and the profile's values, to save in the board's
     /// calibration file (`BoardCalibration.bno055Profiles`) and give back at the next start
     /// (`BoardDescription.withStoredProfiles`).
+    /// Told each new attitude of a chip that computes its own (BNO08x, BNO055) when its section
+    /// says `chip-fusion = on`: the chip's attitude in device axes with its steps, classes and
+    /// calibration status, after the readings of the same read. Counted in `status`.
+    public var onChipFusion: ((ChipFusionReading) -> Void)?
     public var onChipProfile: ((_ label: String, _ values: [Int16]) -> Void)? {
         didSet {
             for session in sessions {
@@ -114,6 +118,7 @@ public final class BoardRuntime {
             var status = session.status
             status.recoveries = session.reader.recoveries
             status.overflows = session.reader.overflows
+            status.driverCounters = session.reader.driverCounters
             for channel in 0..<SensorChannel.allCases.count {
                 status.droppedSamples[channel] = session.timing.droppedByChannel[channel]
                 status.duplicateSamples[channel] = session.timing.duplicatedByChannel[channel]
@@ -221,6 +226,19 @@ public final class BoardRuntime {
             }
             if count < scratch.count { break }
         }
+        passOnChipFusion(session)
+    }
+
+    /// The chip's own fusion, once per new attitude, its attitude turned into device axes.
+    private func passOnChipFusion(_ session: ChipSession) {
+        guard let onChipFusion, let fusion = session.fusion, var reading = fusion.latestChipFusion,
+              reading.timestampNanoseconds > session.lastFusionNanoseconds else { return }
+        session.lastFusionNanoseconds = reading.timestampNanoseconds
+        // chip = M⁻¹ · device, so (device axes → frame) = (chip axes → frame) ⊗ m*.
+        reading.attitude = reading.attitude * session.mountRotation.conjugate
+        reading.gameAttitude = reading.gameAttitude.map { $0 * session.mountRotation.conjugate }
+        session.status.chipFusionReadings += 1
+        onChipFusion(reading)
     }
 
     /// Counts a stall and tells `onWarning`: the chip answers, but what it says is not a sensor's.

@@ -36,29 +36,32 @@ struct ChipFamily: Sendable {
             .inertial(ICM20948Emulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
         }, noise: SensorNoise(accelerometerDensity: 230e-6, gyroscopeDensity: 0.015, bandwidth: 51, magneticField: 0.6)),
         // BNO085/BNO086: a sensor hub over SHTP; its calibrated accelerometer, gyroscope and field
-        // (one section, one mount line; its rotation vectors, step counter and classifiers stay
-        // in the driver: the runtime has no place for them yet). The data sheet gives no noise
+        // (one section, one mount line; its rotation vectors, step counter and classifiers
+        // passed on with `chip-fusion = on`, BNO08XReader). The data sheet gives no noise
         // densities: the BMI160's accelerometer and the LSM6DSx's gyroscope figures at a 50 Hz
         // bandwidth and 0.3 µT for the field are this project's assumptions.
         "bno08x": ChipFamily(open: { bus, chip throws(ChipError) in
             var configuration = BNO08XDriver<BoardBus>.Configuration()
             if let rate = chip.rateHertz { configuration.sampleRateHertz = rate }
-            return ReportStreamReader(try BNO08XDriver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
+            return BNO08XReader(try BNO08XDriver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
         }, emulate: { chip, senses in
             .inertial(BNO08XEmulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
         }, noise: SensorNoise(accelerometerDensity: 180e-6, gyroscopeDensity: 0.0038, bandwidth: 50, magneticField: 0.3)),
         // BNO055 in NDOF: its three sensors (offset-compensated by the chip's own background
         // calibration, §3.6.5.1–3) feed the engine's pipeline; the chip's quaternion and
-        // CALIB_STAT are read with them (BNO055Driver.latestFusion) but not yet given to the
-        // engine. Its stored profile is written back at start (BNO055Reader saves it). Noise: BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz, gyroscope
-        // 0.014 °/s/√Hz) at the fusion modes' fixed 32 Hz gyroscope bandwidth (an assumption for
-        // both); the BMM150's field noise is not given there: 0.6 µT assumed, as for the AK8963.
+        // CALIB_STAT are read with them (BNO055Driver.latestFusion) and passed on with
+        // `chip-fusion = on`. The emulator's quaternion is the motion source's true attitude
+        // (a synthetic trajectory's; level for a recording): the chip's fusion is not modelled.
+        // Its stored profile is written back at start (BNO055Reader saves it). Noise:
+        // BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz, gyroscope 0.014 °/s/√Hz) at the
+        // fusion modes' fixed 32 Hz gyroscope bandwidth (an assumption for both); the BMM150's
+        // field noise is not given there: 0.6 µT assumed, as for the AK8963.
         "bno055": ChipFamily(open: { bus, chip throws(ChipError) in
             var configuration = BNO055Driver<BoardBus>.Configuration()
             configuration.calibrationProfile = chip.storedProfile.flatMap { BNO055CalibrationProfile(values: $0) }
             return BNO055Reader(try BNO055Driver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
         }, emulate: { chip, senses in
-            .inertial(BNO055Emulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
+            .inertial(BNO055Emulator(address: chip.address, motion: senses.inertial, field: senses.magneticField, attitude: senses.attitude))
         }, noise: SensorNoise(accelerometerDensity: 150e-6, gyroscopeDensity: 0.014, bandwidth: 32, magneticField: 0.6)),
         "bmi160": ChipFamily(open: { bus, chip throws(ChipError) in
             FIFOReader(try BMI160Driver(bus: bus, address: chip.address, sampleRateHertz: chip.rateHertz ?? 100), label: chip.label)
@@ -229,10 +232,14 @@ final class EmulatedSenses {
     private let mount: BoardDescription.AxisMapping
     private var accelerometerNoise, gyroscopeNoise, magnetometerNoise, barometerNoise: EmulatedNoise
     private let hardIron: (Double, Double, Double)
+    /// The mount's rotation (nil: identity or mirroring), for `attitude`.
+    private let mountRotation: (w: Double, x: Double, y: Double, z: Double)?
 
     init(motion: (any MotionSource)?, chip: BoardDescription.Chip, noise: SensorNoise) {
         self.motion = motion
         mount = chip.mount
+        mountRotation = chip.mount == .identity ? nil
+            : chip.mount.rotation.map { ($0.w.doubleValue, $0.x.doubleValue, $0.y.doubleValue, $0.z.doubleValue) }
         let offset = chip.emulatedHardIron ?? [0, 0, 0]
         hardIron = (offset[0], offset[1], offset[2])
         let scale = chip.emulatedNoise ? 1.0 : 0.0
@@ -269,6 +276,17 @@ final class EmulatedSenses {
     func pressure(_ nanoseconds: Int64) -> Double {
         advance(nanoseconds)
         return (motion?.pressure ?? 101_325) + barometerNoise.next()
+    }
+
+    /// The source's true attitude (where it has one: a synthetic trajectory) in chip axes:
+    /// chip axes → world (x north, y west, z up) as (w, x, y, z); level (the identity) without
+    /// one. Device = M · chip, so the chip's is the device's ⊗ m (m: the mount's rotation).
+    func attitude(_ nanoseconds: Int64) -> (Double, Double, Double, Double) {
+        advance(nanoseconds)
+        guard let q = motion?.attitude else { return (1, 0, 0, 0) }
+        guard let m = mountRotation else { return (q.w, q.x, q.y, q.z) }
+        return (q.w * m.w - q.x * m.x - q.y * m.y - q.z * m.z, q.w * m.x + q.x * m.w + q.y * m.z - q.z * m.y,
+                q.w * m.y - q.x * m.z + q.y * m.w + q.z * m.x, q.w * m.z + q.x * m.y - q.y * m.x + q.z * m.w)
     }
 
     /// The surroundings' temperature, °C, if the motion source gives one.

@@ -25,10 +25,14 @@ protocol ChipReader: AnyObject {
     /// Time between two samples of `channel`: the chip's period, or a multiple of it for a
     /// sensor that comes with some samples only (the ICM-20948's magnetometer at 1.1 kHz).
     func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64
+    /// What the driver counts beyond recoveries and overflows (a BNO08x's lost packets), for
+    /// `ChipStatus.driverCounters`.
+    var driverCounters: [ChipCounter] { get }
 }
 
 extension ChipReader {
     var overflows: Int { 0 }
+    var driverCounters: [ChipCounter] { [] }
     func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 { samplePeriodNanoseconds }
 }
 
@@ -108,16 +112,6 @@ class PolledNineAxisReader<Driver: PolledNineAxisDriver>: NineAxisReader<Driver>
         let sample: (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
         do { sample = try driver.read(nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
         return store(sample, into: readings)
-    }
-}
-
-/// A sensor hub that sends packets of reports when it has them (BNO08x): every read takes what
-/// waits, any number of readings, each stamped by the hub (its base timestamp and delays,
-/// relative to the read's sample time). Its field has its own period (at most 100 Hz).
-final class ReportStreamReader<Driver: ReportStreamDriver>: NineAxisReader<Driver>, ChipReader {
-
-    func read(sampleTime: Int64, into readings: UnsafeMutableBufferPointer<SensorReading>) throws(EngineError) -> Int {
-        do { return try driver.read(into: readings, nowNanoseconds: sampleTime) } catch { throw .chip(label: label, error) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Chips
+import FixedPoint
 import LinuxGPIO
 public import MotionAlgorithms
 
@@ -46,6 +47,13 @@ final class ChipSession {
     /// Timestamps on the chip's schedule; samples lost and repeated.
     var timing: SampleTiming
     var status: ChipStatus
+    /// The chip's own fusion, when the board file asks for it (`chip-fusion = on`).
+    let fusion: (any ChipFusionReader)?
+    /// The mount as a rotation (identity for a mirroring one, which `chip-fusion` refuses):
+    /// turns the chip's attitude into the device's, computed once.
+    let mountRotation: Quaternion
+    /// The chip-axes stamp of the latest fusion reading passed on (none yet: `Int64.min`).
+    var lastFusionNanoseconds: Int64 = .min
     /// Whether reads follow the trigger's edges (an emulated pin, a line); off while the chip
     /// runs at a rate where it is polled instead (`BoardRuntime.setFIFORate`).
     private(set) var followsEdges = true
@@ -57,6 +65,8 @@ final class ChipSession {
         self.reader = reader
         self.emulation = emulation
         self.trigger = trigger
+        fusion = chip.chipFusion ? reader as? any ChipFusionReader : nil
+        mountRotation = chip.mount.rotation ?? .identity
         let triggerName: String
         switch trigger {
         case .timer: triggerName = "polled every \(Double(reader.pollIntervalNanoseconds) / 1e6) ms"
@@ -167,6 +177,11 @@ public struct ChipStatus: Sendable, Equatable {
     /// FIFO overflows (samples lost before a drain) and chip resets recovered, from the driver.
     public var overflows = 0
     public var recoveries = 0
+    /// Readings of the chip's own fusion passed on (`chip-fusion = on`), one per new attitude.
+    public var chipFusionReadings = 0
+    /// What the chip's driver counts beyond the counters above (a BNO08x's sequence gaps,
+    /// feature refreshes, framing errors), by name, in the driver's order.
+    public var driverCounters: [ChipCounter] = []
     /// Samples lost (missing from the stream: a FIFO overflow, a missed data-ready edge, a reset
     /// chip) and samples read again (withheld), per sensor channel (by `SensorChannel` raw value).
     public var droppedSamples = Array(repeating: 0, count: SensorChannel.allCases.count)

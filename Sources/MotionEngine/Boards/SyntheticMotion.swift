@@ -14,6 +14,10 @@ protocol MotionSource: AnyObject {
     /// The surroundings' temperature, °C, where the source says (a dive's water); nil: the
     /// emulators keep their own.
     var temperature: Double? { get }
+    /// The true attitude, device axes → world (x north, y west, z up), a unit quaternion
+    /// (w, x, y, z), where the source knows it (a synthetic trajectory); nil for a recording,
+    /// which measured motion but not the attitude.
+    var attitude: (w: Double, x: Double, y: Double, z: Double)? { get }
     var isFinished: Bool { get }
     var failure: RecordingError? { get }
     /// Plays the source again from its beginning, its first moment at board time `nanoseconds`
@@ -23,6 +27,7 @@ protocol MotionSource: AnyObject {
 
 extension MotionSource {
     var temperature: Double? { nil }
+    var attitude: (w: Double, x: Double, y: Double, z: Double)? { nil }
     /// The synthetic trajectories never finish: nothing to start over.
     func startOver(at nanoseconds: Int64) throws(EngineError) {}
 }
@@ -57,6 +62,8 @@ final class SyntheticTumble: MotionSource {
     let pressure = 101_325.0
     let isFinished = false
     let failure: RecordingError? = nil
+    /// The trajectory's own attitude: the truth its sensors are made from.
+    var attitude: (w: Double, x: Double, y: Double, z: Double)? { q }
 
     func advance(to nanoseconds: Int64) {
         let target = Double(nanoseconds) / 1e9
