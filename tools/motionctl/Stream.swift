@@ -37,6 +37,9 @@ struct Stream: ParsableCommand {
     @Flag(help: "Print the altimeter's updates (relative altitude, pressure, absolute altitude with accuracy and precision) about every second, as Core Motion's.")
     var altitude = false
 
+    @Flag(help: "Print the board's fusion chips' own outputs (BNO08x, BNO055 sections with chip-fusion = on): their attitude as roll, pitch, yaw in degrees, steps, activity, stability, calibration status.")
+    var chipFusion = false
+
     @Option(help: "With --altitude: the sea-level pressure absolute altitude is measured against, kPa (a QNH; default the standard atmosphere's 101.325).")
     var seaLevelPressure: Double?
 
@@ -51,8 +54,8 @@ struct Stream: ParsableCommand {
 
     func validate() throws {
         if remote != nil, mqttConfig == nil { throw ValidationError("--remote needs --config FILE: the MQTT configuration file naming the broker") }
-        guard [pedometer, deviceMotion, activity, altitude].filter({ $0 }).count <= 1 else {
-            throw ValidationError("--pedometer, --device-motion, --activity and --altitude cannot be combined: run one stream at a time")
+        guard [pedometer, deviceMotion, activity, altitude, chipFusion].filter({ $0 }).count <= 1 else {
+            throw ValidationError("--pedometer, --device-motion, --activity, --altitude and --chip-fusion cannot be combined: run one stream at a time")
         }
         if let seaLevelPressure, !(80...110).contains(seaLevelPressure) {
             throw ValidationError("--sea-level-pressure must be 80…110 kPa (1013.2 hPa is 101.32), got \(seaLevelPressure)")
@@ -65,8 +68,9 @@ struct Stream: ParsableCommand {
 
     func run() throws {
         if let remote, let mqttConfig { return try streamRemote(remote, configurationFile: mqttConfig) }
-        // --altitude runs the altimeter in-process here (CMAltimeter and ocm_altimeter use motiond).
-        if !altitude, let client = StreamFromDaemon.connect(boardGiven: boardFile != nil, speedGiven: playback.speed != nil) {
+        // --altitude runs the altimeter in-process here (CMAltimeter and ocm_altimeter use motiond);
+        // --chip-fusion too (motiond does not carry a chip's own outputs).
+        if !altitude, !chipFusion, let client = StreamFromDaemon.connect(boardGiven: boardFile != nil, speedGiven: playback.speed != nil) {
             let frameBit: UInt8 = switch AttitudeReferenceFrame(rawValue: frame)! {  // validated
             case .xArbitraryZVertical: 1
             case .xArbitraryCorrectedZVertical: 2
@@ -84,6 +88,7 @@ struct Stream: ParsableCommand {
         if pedometer { return try streamPedometer(runtime) }
         if activity { return try streamActivity(runtime) }
         if altitude { return try streamAltitude(runtime) }
+        if chipFusion { return try streamChipFusion(runtime, description) }
         print("       t s  sensor  x             y             z")
         // Two subscribers, as two apps would have: one counts every reading, one prints at its interval.
         let subscribers = SensorSubscribers()
@@ -92,19 +97,26 @@ struct Stream: ParsableCommand {
         _ = subscribers.subscribe(Set(SensorChannel.allCases), intervalNanoseconds: Int64(interval * 1e9)) { print(Self.format($0)) }
         try runtime.run(untilNanoseconds: playback.durationNanoseconds, deliver: subscribers.publish)
         let now = runtime.isFinished ? runtime.nowNanoseconds : playback.durationNanoseconds
-        if status {
-            for chip in runtime.status {
-                print("\(chip.label) (\(chip.driver)): \(chip.trigger); \(chip.readings) readings, \(chip.edges) edges, "
-                      + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows, \(chip.busErrors) bus errors retried, "
-                      + "\(chip.stuckEpisodes) stuck, \(chip.silentEpisodes) silent, "
-                      + "\(chip.droppedSamples.reduce(0, +)) samples dropped, \(chip.duplicateSamples.reduce(0, +)) duplicates withheld; "
-                      + "timestamps from the \(chip.timestampSource.rawValue)"
-                      + (chip.lastBusError.map { " (last: \($0))" } ?? ""))
-            }
-        }
+        if status { printStatus(runtime) }
         let summary = SensorChannel.allCases.filter { counts[Int($0.rawValue)] > 0 }
             .map { "\(counts[Int($0.rawValue)]) \($0.displayName)" }.joined(separator: ", ")
         print("streamed \(String(format: "%.2f", Double(now) / 1e9)) s: \(summary)")
+    }
+
+    /// `--status`: per chip, how it was read and what it and its driver counted.
+    func printStatus(_ runtime: BoardRuntime) {
+        for chip in runtime.status {
+            print("\(chip.label) (\(chip.driver)): \(chip.trigger); \(chip.readings) readings, \(chip.edges) edges, "
+                  + "\(chip.watchdogReads) watchdog reads, \(chip.recoveries) recoveries, \(chip.overflows) FIFO overflows, \(chip.busErrors) bus errors retried, "
+                  + "\(chip.stuckEpisodes) stuck, \(chip.silentEpisodes) silent, "
+                  + "\(chip.droppedSamples.reduce(0, +)) samples dropped, \(chip.duplicateSamples.reduce(0, +)) duplicates withheld; "
+                  + "timestamps from the \(chip.timestampSource.rawValue)"
+                  + (chip.lastBusError.map { " (last: \($0))" } ?? ""))
+            // What only some chips have: their own fusion's readings, their driver's counters.
+            let extra = (chip.chipFusionReadings > 0 ? ["\(chip.chipFusionReadings) chip-fusion readings"] : [])
+                + chip.driverCounters.map { "\($0.count) \($0.name)" }
+            if !extra.isEmpty { print("    driver: " + extra.joined(separator: ", ")) }
+        }
     }
 
     /// Device motion at `--interval` (0.1 s by default): roll, pitch, yaw and heading in degrees,

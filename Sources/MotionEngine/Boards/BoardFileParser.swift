@@ -195,7 +195,7 @@ public enum BoardFileParser {
     }
 
     /// The drivers whose chips compute their own attitude.
-    static let fusingDrivers = ["bno055", "bno08x"]
+    public static let fusingDrivers = ["bno055", "bno08x"]
 
     static func axisMapping(_ text: String, line: Int, path: String) throws(BoardError) -> BoardDescription.AxisMapping {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
