@@ -47,14 +47,6 @@ public protocol PolledNineAxisDriver: NineAxisTiming {
         -> (acceleration: SensorReading, angularVelocity: SensorReading, magneticField: SensorReading?)?
 }
 
-/// A sensor hub that sends its samples as packets when it has them (BNO08x over SHTP): any
-/// number of accelerometer, gyroscope and field readings per read, each stamped by the hub's
-/// own timestamps (relative to `nowNanoseconds`, the data-ready edge or the poll).
-public protocol ReportStreamDriver: NineAxisTiming {
-    /// Reads what the hub has into `readings`; returns how many were written.
-    func read(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> Int
-}
-
 /// A barometer: pressure and die temperature, one measurement per period.
 public protocol BarometerDriver: SelfRecoveringDriver {
     /// Time between two reads, in nanoseconds.
@@ -70,7 +62,7 @@ public protocol BarometerDriver: SelfRecoveringDriver {
 extension LSM9DS1InertialDriver: PolledInertialDriver {}
 extension LSM6DSXDriver: PolledInertialDriver {}
 extension ICM20948Driver: PolledNineAxisDriver {}
-extension BNO08XDriver: ReportStreamDriver {}
+extension BNO08XDriver: NineAxisTiming {}
 extension BNO055Driver: PolledNineAxisDriver {}
 extension AK8963Driver: PolledMagnetometerDriver {}
 extension LSM9DS1MagnetometerDriver: PolledMagnetometerDriver {}

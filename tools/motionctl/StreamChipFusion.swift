@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Chips
 import MotionEngine
 
 extension Stream {
@@ -28,7 +29,7 @@ extension Stream {
     static func format(_ fusion: ChipFusionReading) -> String {
         let angles = fusion.attitude.eulerAngles
         let degrees = 180 / Double.pi
-        let activity = fusion.activity.map { "\($0.rawValue) (\(fusion.activityConfidence ?? 0) %)" } ?? "-"
+        let activity = fusion.activity.map { "\($0) (\(fusion.activityConfidence ?? 0) %)" } ?? "-"
         let calibration = fusion.calibration.map { "\($0.system)/\($0.gyroscope)/\($0.accelerometer)/\($0.magnetometer)" } ?? "-"
         func column(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
         return String(format: "%10.3f  ", Double(fusion.timestampNanoseconds) / 1e9) + fusion.label.padding(toLength: 8, withPad: " ", startingAt: 0)
@@ -37,6 +38,6 @@ extension Stream {
             + column(fusion.headingAccuracy.map { String(format: "%.1f", $0.doubleValue * degrees) } ?? "-", 9) + "  "
             + column(fusion.steps.map { "\($0)" } ?? "-", 5) + "  "
             + activity.padding(toLength: 24, withPad: " ", startingAt: 0)
-            + (fusion.stability?.rawValue ?? "-").padding(toLength: 13, withPad: " ", startingAt: 0) + calibration
+            + (fusion.stability.map { "\($0)" } ?? "-").padding(toLength: 13, withPad: " ", startingAt: 0) + calibration
     }
 }

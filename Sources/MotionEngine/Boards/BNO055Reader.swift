@@ -37,9 +37,7 @@ final class BNO055Reader: PolledNineAxisReader<BNO055Driver<BoardBus>>, ProfileL
     var latestChipFusion: ChipFusionReading? {
         guard let fusion = driver.latestFusion else { return nil }
         var reading = ChipFusionReading(label: label, timestampNanoseconds: fusion.timestampNanoseconds, attitude: fusion.attitude)
-        let status = fusion.calibration
-        reading.calibration = ChipCalibrationStatus(system: status.system, gyroscope: status.gyroscope,
-                                                    accelerometer: status.accelerometer, magnetometer: status.magnetometer)
+        reading.calibration = fusion.calibration
         return reading
     }
 }

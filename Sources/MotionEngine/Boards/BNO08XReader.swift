@@ -30,9 +30,9 @@ final class BNO08XReader: NineAxisReader<BNO08XDriver<BoardBus>>, ChipReader, Ch
         reading.headingAccuracy = main.headingAccuracy
         reading.gameAttitude = fused.gameRotationVector?.quaternion
         reading.steps = fused.steps
-        reading.stability = fused.stability.map(Self.stability)
+        reading.stability = fused.stability
         if let activity = fused.activity {
-            reading.activity = Self.activity(activity)
+            reading.activity = activity
             reading.activityConfidence = fused.activityConfidence
         }
         return reading
@@ -44,29 +44,5 @@ final class BNO08XReader: NineAxisReader<BNO08XDriver<BoardBus>>, ChipReader, Ch
          ChipCounter("sequence gaps", driver.lostPackets), ChipCounter("framing errors", driver.framingErrors),
          ChipCounter("truncated batches", driver.truncatedBatches), ChipCounter("unknown-report batches", driver.unknownReportBatches),
          ChipCounter("skipped reports", driver.skippedReports), ChipCounter("readings dropped", driver.droppedReadings)]
-    }
-
-    static func stability(_ value: SH2Stability) -> ChipStability {
-        switch value {
-        case .unknown: .unknown
-        case .onTable: .onTable
-        case .stationary: .stationary
-        case .stable: .stable
-        case .motion: .motion
-        }
-    }
-
-    static func activity(_ value: SH2Activity) -> ChipActivity {
-        switch value {
-        case .unknown: .unknown
-        case .inVehicle: .inVehicle
-        case .onBicycle: .onBicycle
-        case .onFoot: .onFoot
-        case .still: .still
-        case .tilting: .tilting
-        case .walking: .walking
-        case .running: .running
-        case .onStairs: .onStairs
-        }
     }
 }

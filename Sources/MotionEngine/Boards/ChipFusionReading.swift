@@ -1,3 +1,4 @@
+public import Chips
 public import FixedPoint
 
 /// What a fusion chip (BNO08x, BNO055) computes by itself, beside the raw sensors the engine's
@@ -28,45 +29,19 @@ public struct ChipFusionReading: Sendable, Equatable {
     public var gameAttitude: Quaternion?
     /// Steps the chip counted since the engine started it, across its resets (BNO08x).
     public var steps: Int?
-    public var stability: ChipStability?
-    /// The chip's most likely activity and its confidence, % (BNO08x's activity classifier).
-    public var activity: ChipActivity?
+    /// The chip's stability classifier (BNO08x: SH-2 1000-3625, "Stability Classifier").
+    public var stability: SH2Stability?
+    /// The chip's most likely activity and its confidence, % (BNO08x's personal activity classifier).
+    public var activity: SH2Activity?
     public var activityConfidence: UInt8?
-    /// The chip's calibration status, each 0 (uncalibrated) … 3 (fully calibrated) (BNO055).
-    public var calibration: ChipCalibrationStatus?
+    /// The chip's CALIB_STAT (BNO055, BST-BNO055-DS000-14 §4.3.54): system, gyroscope,
+    /// accelerometer, field, each 0 (uncalibrated) … 3 (fully calibrated).
+    public var calibration: BNO055CalibrationStatus?
 
     public init(label: String, timestampNanoseconds: Int64, attitude: Quaternion) {
         self.label = label
         self.timestampNanoseconds = timestampNanoseconds
         self.attitude = attitude
-    }
-}
-
-/// A BNO08x's stability classifier (SH-2 1000-3625, "Stability Classifier").
-public enum ChipStability: String, Sendable, Equatable {
-    case unknown, onTable = "on-table", stationary, stable, motion
-}
-
-/// A BNO08x's personal activity classifier's classes (SH-2 1000-3625, "Personal Activity
-/// Classifier"), named as Core Motion would write them.
-public enum ChipActivity: String, Sendable, Equatable {
-    case unknown, inVehicle = "in-vehicle", onBicycle = "on-bicycle", onFoot = "on-foot", still, tilting, walking, running
-    case onStairs = "on-stairs"
-}
-
-/// A BNO055's CALIB_STAT (BST-BNO055-DS000-14 §4.3.54): the fusion system's and each sensor's
-/// calibration, 0 (none) … 3 (full).
-public struct ChipCalibrationStatus: Sendable, Equatable {
-    public var system: UInt8
-    public var gyroscope: UInt8
-    public var accelerometer: UInt8
-    public var magnetometer: UInt8
-
-    public init(system: UInt8, gyroscope: UInt8, accelerometer: UInt8, magnetometer: UInt8) {
-        self.system = system
-        self.gyroscope = gyroscope
-        self.accelerometer = accelerometer
-        self.magnetometer = magnetometer
     }
 }
 

@@ -54,7 +54,7 @@ import TestSupport
         let readings = try Self.collect(runtime, until: 1_000_000_000)
         #expect(readings.count >= 98 && readings.count == runtime.status[0].chipFusionReadings, "\(readings.count)")
         let last = try #require(readings.last)
-        #expect(last.calibration == ChipCalibrationStatus(system: 3, gyroscope: 2, accelerometer: 1, magnetometer: 3))
+        #expect(last.calibration == BNO055CalibrationStatus(system: 3, gyroscope: 2, accelerometer: 1, magnetometer: 3))
         #expect(last.steps == nil && last.activity == nil && last.attitudeAccuracy == nil)
     }
 
