@@ -275,6 +275,17 @@ stream_prints_the_pedometer() {
 }
 check "stream --pedometer prints live updates and events from the simulated walker" stream_prints_the_pedometer
 
+stream_prints_a_fusion_chips_own_outputs() {
+    "$motionctl" stream --board boards/sim-bno08x.board --chip-fusion --status --speed 0 --duration 1 --interval 0.5 >"$work/fusion.txt" || return 1
+    # The emulated hub at rest at first: level, accuracy 3, no steps, still and stationary; then
+    # the status line with its 100 rotation vectors and the driver's counters.
+    grep -qE '^ +0\.500  imu +-?0\.[0-9] +-?0\.[0-9] +-?[0-9.]+ +3 +2\.9 +0  still \(100 %\) +stationary +-$' "$work/fusion.txt" &&
+        grep -qE '^    driver: 100 chip-fusion readings, 2 reset announcements, 0 feature refreshes, 0 sequence gaps' "$work/fusion.txt" &&
+        ! "$motionctl" stream --board boards/sim-gy-521.board --chip-fusion --speed 0 --duration 1 2>"$work/err" &&
+        grep -q "asks no chip for its own fusion: it has no BNO08x or BNO055" "$work/err"
+}
+check "stream --chip-fusion prints a BNO08x's own attitude, steps and classes, --status its driver's counters" stream_prints_a_fusion_chips_own_outputs
+
 record_from_a_simulated_board() {
     "$motionctl" record --board boards/sim-sense-hat.board --speed 0 --duration 2 --out "$work/hat.csv.gz" || return 1
     "$motionctl" info "$work/hat.csv.gz" >"$work/hat.txt" || return 1
