@@ -37,7 +37,8 @@ struct ChipFamily: Sendable {
         }, noise: SensorNoise(accelerometerDensity: 230e-6, gyroscopeDensity: 0.015, bandwidth: 51, magneticField: 0.6)),
         // BNO085/BNO086: a sensor hub over SHTP; its calibrated accelerometer, gyroscope and field
         // (one section, one mount line; its rotation vectors, step counter and classifiers
-        // passed on with `chip-fusion = on`, BNO08XReader). The data sheet gives no noise
+        // passed on with `chip-fusion = on`, BNO08XReader; its emulator's step counter is the
+        // motion source's count: `synthetic:walk`'s, none for a recording). The data sheet gives no noise
         // densities: the BMI160's accelerometer and the LSM6DSx's gyroscope figures at a 50 Hz
         // bandwidth and 0.3 µT for the field are this project's assumptions.
         "bno08x": ChipFamily(open: { bus, chip throws(ChipError) in
@@ -45,7 +46,7 @@ struct ChipFamily: Sendable {
             if let rate = chip.rateHertz { configuration.sampleRateHertz = rate }
             return BNO08XReader(try BNO08XDriver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
         }, emulate: { chip, senses in
-            .inertial(BNO08XEmulator(address: chip.address, motion: senses.inertial, field: senses.magneticField))
+            .inertial(BNO08XEmulator(address: chip.address, motion: senses.inertial, field: senses.magneticField, steps: senses.steps))
         }, noise: SensorNoise(accelerometerDensity: 180e-6, gyroscopeDensity: 0.0038, bandwidth: 50, magneticField: 0.3)),
         // BNO055 in NDOF: its three sensors (offset-compensated by the chip's own background
         // calibration, §3.6.5.1–3) feed the engine's pipeline; the chip's quaternion and
@@ -287,6 +288,12 @@ final class EmulatedSenses {
         guard let m = mountRotation else { return (q.w, q.x, q.y, q.z) }
         return (q.w * m.w - q.x * m.x - q.y * m.y - q.z * m.z, q.w * m.x + q.x * m.w + q.y * m.z - q.z * m.y,
                 q.w * m.y - q.x * m.z + q.y * m.w + q.z * m.x, q.w * m.z + q.x * m.y - q.y * m.x + q.z * m.w)
+    }
+
+    /// Steps walked, for a chip that counts them itself (BNO08x): the source's, 0 without them.
+    func steps(_ nanoseconds: Int64) -> Int {
+        advance(nanoseconds)
+        return motion?.steps ?? 0
     }
 
     /// The surroundings' temperature, °C, if the motion source gives one.

@@ -18,6 +18,8 @@ protocol MotionSource: AnyObject {
     /// (w, x, y, z), where the source knows it (a synthetic trajectory); nil for a recording,
     /// which measured motion but not the attitude.
     var attitude: (w: Double, x: Double, y: Double, z: Double)? { get }
+    /// Steps walked so far, where the source knows them (`synthetic:walk`); nil otherwise.
+    var steps: Int? { get }
     var isFinished: Bool { get }
     var failure: RecordingError? { get }
     /// Plays the source again from its beginning, its first moment at board time `nanoseconds`
@@ -28,6 +30,7 @@ protocol MotionSource: AnyObject {
 extension MotionSource {
     var temperature: Double? { nil }
     var attitude: (w: Double, x: Double, y: Double, z: Double)? { nil }
+    var steps: Int? { nil }
     /// The synthetic trajectories never finish: nothing to start over.
     func startOver(at nanoseconds: Int64) throws(EngineError) {}
 }

@@ -31,9 +31,15 @@ final class SyntheticWalk: MotionSource {
     let isFinished = false
     let failure: RecordingError? = nil
 
+    /// Steps taken so far: 18 per finished cycle, and in a bout each step once it has peaked.
+    private(set) var steps: Int? = 0
+
     func advance(to nanoseconds: Int64) {
         let cycle = Double(nanoseconds % Int64(Self.cycleSeconds * 1e9)) / 1e9
         let walking = cycle - Self.stillBeforeSeconds
+        let stepsPerBout = Int(Self.walkSeconds * Self.stepFrequency)
+        let peaked = Self.stepFrequency * min(max(walking, 0), Self.walkSeconds) - 0.25  // step k peaks when this reaches k
+        steps = Int(nanoseconds / Int64(Self.cycleSeconds * 1e9)) * stepsPerBout + (peaked >= 0 ? min(stepsPerBout, Int(peaked) + 1) : 0)
         guard walking >= 0, walking < Self.walkSeconds else {
             acceleration = (0, 0.3, Self.gravity)
             return

@@ -96,3 +96,22 @@ import TestSupport
         #expect(rotations == 24, "a cube has 24 rotations among its 48 signed permutations")
     }
 }
+
+/// A BNO08x walked (`synthetic:walk`: 18 steps per 18 s cycle): its own step counter and
+/// activity class beside our pedometer on its raw accelerometer.
+@Suite struct ChipFusionStepTests {
+    @Test func theBNO08XsStepCounterAndOurPedometerCountTheWalk() throws {
+        let runtime = try ChipFusionBoardTests.board(ChipFusionBoardTests.bno08x + "motion = synthetic:walk\n")
+        var pedometer = PedometerStage()
+        var chip: [ChipFusionReading] = []
+        runtime.onChipFusion = { chip.append($0) }
+        try runtime.run(untilNanoseconds: 36_000_000_000) { pedometer.process($0) { _ in } }
+        func last(before seconds: Double) -> ChipFusionReading? { chip.last { Double($0.timestampNanoseconds) < seconds * 1e9 } }
+        #expect(last(before: 2)?.steps == 0 && last(before: 2)?.activity == .still)
+        #expect(last(before: 8)?.activity == .walking, "\(String(describing: last(before: 8)?.activity))")
+        #expect(last(before: 17.9)?.steps == 18 && last(before: 17.9)?.activity == .still)
+        #expect(chip.last?.steps == 36, "\(String(describing: chip.last?.steps))")
+        print("synthetic:walk, 36 s: the BNO08x emulator counted \(chip.last?.steps ?? -1), our pedometer \(pedometer.numberOfSteps) (truth 36)")
+        #expect(abs(pedometer.numberOfSteps - 36) <= 2, "ours \(pedometer.numberOfSteps)")
+    }
+}
