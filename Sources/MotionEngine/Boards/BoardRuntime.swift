@@ -45,14 +45,14 @@ public final class BoardRuntime {
     /// Told when a chip misbehaves without an error (outputs stuck, no data): the stream goes
     /// on, the episode is counted in `status`, and this says what happened and what to do.
     public var onWarning: ((String) -> Void)?
-    /// Told when a chip that calibrates itself (a BNO055) has learned a calibration profile
-    /// worth keeping: the chip's label and the profile's values, to save in the board's
-    /// calibration file (`BoardCalibration.bno055Profiles`) and give back at the next start
-    /// (`BoardDescription.withStoredProfiles`).
     /// Told each new attitude of a chip that computes its own (BNO08x, BNO055) when its section
     /// says `chip-fusion = on`: the chip's attitude in device axes with its steps, classes and
     /// calibration status, after the readings of the same read. Counted in `status`.
     public var onChipFusion: ((ChipFusionReading) -> Void)?
+    /// Told when a chip that calibrates itself (a BNO055) has learned a calibration profile
+    /// worth keeping: the chip's label and the profile's values, to save in the board's
+    /// calibration file (`BoardCalibration.bno055Profiles`) and give back at the next start
+    /// (`BoardDescription.withStoredProfiles`).
     public var onChipProfile: ((_ label: String, _ values: [Int16]) -> Void)? {
         didSet {
             for session in sessions {

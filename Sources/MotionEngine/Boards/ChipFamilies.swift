@@ -38,9 +38,9 @@ struct ChipFamily: Sendable {
         // BNO085/BNO086: a sensor hub over SHTP; its calibrated accelerometer, gyroscope and field
         // (one section, one mount line; its rotation vectors, step counter and classifiers
         // passed on with `chip-fusion = on`, BNO08XReader; its emulator's step counter is the
-        // motion source's count: `synthetic:walk`'s, none for a recording). The data sheet gives no noise
-        // densities: the BMI160's accelerometer and the LSM6DSx's gyroscope figures at a 50 Hz
-        // bandwidth and 0.3 µT for the field are this project's assumptions.
+        // motion source's count: `synthetic:walk`'s, none for a recording). The data sheet gives
+        // no noise densities: the BMI160's accelerometer and the LSM6DSx's gyroscope figures at a
+        // 50 Hz bandwidth and 0.3 µT for the field are this project's assumptions.
         "bno08x": ChipFamily(open: { bus, chip throws(ChipError) in
             var configuration = BNO08XDriver<BoardBus>.Configuration()
             if let rate = chip.rateHertz { configuration.sampleRateHertz = rate }

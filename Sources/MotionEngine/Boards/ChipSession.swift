@@ -52,7 +52,7 @@ final class ChipSession {
     /// The mount as a rotation (identity for a mirroring one, which `chip-fusion` refuses):
     /// turns the chip's attitude into the device's, computed once.
     let mountRotation: Quaternion
-    /// The chip-axes stamp of the latest fusion reading passed on (none yet: `Int64.min`).
+    /// The driver's stamp of the latest fusion reading passed on (none yet: `Int64.min`).
     var lastFusionNanoseconds: Int64 = .min
     /// Whether reads follow the trigger's edges (an emulated pin, a line); off while the chip
     /// runs at a rate where it is polled instead (`BoardRuntime.setFIFORate`).
