@@ -170,4 +170,59 @@ import TestSupport
         let counted = Self.count(&calm, seconds: 60, frequency: 2.4, vertical: 1)
         #expect(abs(counted - 144) <= 2, "\(counted) steps of 144")
     }
+
+    /// Steps at the given times (s; `amplitudes` m/s², one each), sampled at 100 Hz: a brief rise
+    /// of the vertical specific force at each (cos⁸ of the phase between two steps, as a heel
+    /// strike's), its amplitude blended from one step's to the next. Returns the times credited
+    /// (s) and the bout's rhythm (s) after each sample.
+    static func credited(_ detector: inout StepDetector, stepTimes: [Double], amplitudes: [Double]) -> (steps: [Double], rhythm: [Double]) {
+        var credited: [Double] = [], rhythm: [Double] = []
+        var segment = 0
+        for index in 0..<Int((stepTimes.last! + 3) * 100) {
+            let t = Double(index) / 100
+            while segment + 1 < stepTimes.count - 1, t >= stepTimes[segment + 1] { segment += 1 }
+            let start = stepTimes[segment], end = stepTimes[segment + 1]
+            let u = min(max((t - start) / (end - start), 0), 1)
+            let amplitude = amplitudes[segment] * (1 - u) + amplitudes[segment + 1] * u
+            let vertical = t < stepTimes[0] - 0.5 || t > stepTimes.last! + 0.5 ? 9.81 : 9.81 + amplitude * pow(cos(.pi * u), 8)
+            let acceleration = FusionVector(x: .zero, y: Q32_32(0.3), z: Q32_32(vertical))
+            detector.update(acceleration: acceleration, timeNanoseconds: Int64(index) * 10_000_000) { output in
+                if case .step(let time) = output { credited.append(Double(time) / 1e9) }
+            }
+            rhythm.append(Double(detector.rhythmNanoseconds) / 1e9)
+        }
+        return (credited, rhythm)
+    }
+
+    @Test func aStepMissedAfterAnUnevenStrideDoesNotHalveTheRhythm() {
+        // 0.65 s steps for 10 s; an uneven pair (0.5 s, 0.8 s: a stumble) that the bout keeps but
+        // that leaves its rhythm unproven; then a step too weak to be a candidate, 0.75 s after
+        // the last and before the next (1.5 s without one: about two intervals, not filled so
+        // soon after the stumble), then 0.65 s steps for 15 s.
+        var times = (0..<16).map { 1 + 0.65 * Double($0) }
+        times += [times.last! + 0.5, times.last! + 1.3]
+        let weak = times.last! + 0.75
+        times.append(weak)
+        times += (0..<23).map { weak + 0.75 + 0.65 * Double($0) }
+        let amplitudes = times.map { $0 == weak ? 0.25 : 2.5 }
+        var detector = StepDetector()
+        let (credited, rhythm) = Self.credited(&detector, stepTimes: times, amplitudes: amplitudes)
+        // The gap was a step missed, not the cadence halved: the rhythm stays the walk's, within
+        // 5 % of 0.65 s from the gap on, and every strong step after it is credited where it fell
+        // (but the walk's closing step, which the bout's end credits on its own terms).
+        let fromGap = Int((weak + 0.75) * 100)
+        let farthest = rhythm[fromGap...].map { abs($0 - 0.65) }.max()!
+        #expect(farthest < 0.65 * 0.05, "the rhythm moved \(farthest) s from the walk's 0.65 s")
+        let after = times.filter { $0 > weak && $0 < times.last! }
+        let missing = after.filter { time in !credited.contains { abs($0 - time) < 0.1 } }
+        #expect(missing.isEmpty, "steps after the gap not credited: \(missing)")
+        #expect(credited.count == times.count - 2, "\(credited.count) steps of \(times.count)")
+        // Followed like any interval, the gap pulls the rhythm a third of the way to 1.5 s: on a
+        // cane walker's irregular gait (WeAllWalk) the periodicity at that lag then failed and
+        // 6 s of steps were lost; here, on a clean rhythm, it still passes.
+        var following = StepDetector()
+        following.gapKeepsRhythm = false
+        let followed = Self.credited(&following, stepTimes: times, amplitudes: amplitudes).rhythm
+        #expect(followed[fromGap...].max()! > 0.65 * 1.25)
+    }
 }

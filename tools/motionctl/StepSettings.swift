@@ -16,11 +16,16 @@ enum StepSettings {
         "steady-vertical-share": \.steadyVerticalShare,
         "thigh-vertical-share": \.thighVerticalShare,
         "thigh-rotation-rate": \.thighRotationRate,
-        "rhythm-keeps": \.rhythmKeeps,
         "vibration-ratio-percent": \.vibrationRatioPercent,
     ] }
 
-    static var names: String { settings.map(\.key).joined(separator: ", ") }
+    /// The detector's on/off switches, given as 1 or 0.
+    static var switches: KeyValuePairs<String, WritableKeyPath<StepDetector, Bool>> { [
+        "rhythm-keeps": \.rhythmKeeps,
+        "gap-keeps-rhythm": \.gapKeepsRhythm,
+    ] }
+
+    static var names: String { (settings.map(\.key) + switches.map(\.key)).joined(separator: ", ") }
 
     /// A detector with `assignments` (NAME=VALUE) applied, or a usage error naming the bad one.
     static func detector(_ assignments: [String]) throws -> StepDetector {
@@ -30,10 +35,16 @@ enum StepSettings {
             guard parts.count == 2, let value = Int(parts[1]) else {
                 throw ValidationError("--step-setting \(assignment): expected NAME=INTEGER, e.g. steady-steps=8")
             }
-            guard let path = settings.first(where: { $0.key == parts[0] })?.value else {
+            if let path = settings.first(where: { $0.key == parts[0] })?.value {
+                detector[keyPath: path] = value
+            } else if let path = switches.first(where: { $0.key == parts[0] })?.value {
+                guard value == 0 || value == 1 else {
+                    throw ValidationError("--step-setting \(assignment): \(parts[0]) is a switch: 1 (on) or 0 (off)")
+                }
+                detector[keyPath: path] = value == 1
+            } else {
                 throw ValidationError("--step-setting \(assignment): no setting \(parts[0]); known: \(names)")
             }
-            detector[keyPath: path] = value
         }
         return detector
     }

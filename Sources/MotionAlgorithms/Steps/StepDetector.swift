@@ -75,8 +75,12 @@ public struct StepDetector: Sendable {
     /// step (see `isVibration`); 0: no such test.
     public var vibrationRatioPercent = 250
     /// Whether a candidate at the bout's rhythm continues the bout whatever the periodicity and
-    /// the bounce say (1) or only with them (0), see `continueBout`.
-    public var rhythmKeeps = 0
+    /// the bounce say, or only with them, see `continueBout`. (Bools: a byte each, where the
+    /// Cortex-M0 image has 4 bytes of RAM to spare.)
+    public var rhythmKeeps = false
+    /// Whether a gap of two or three of the bout's intervals that is not filled in leaves the
+    /// bout's rhythm as it was, or pulls it like any interval, see `continueBout`.
+    public var gapKeepsRhythm = true
 
     /// The 3 Hz low-pass of |a|: π f_c = 3π /s, round(3π × 2³²).
     static let smoothingPiCutoff = Q32_32(rawValue: 40_479_113_114)
@@ -153,6 +157,9 @@ public struct StepDetector: Sendable {
 
     /// Whether a confirmed bout of steps is going on.
     public var isWalking: Bool { walking }
+
+    /// The confirmed bout's step interval, ns: the rhythm its candidates are judged at.
+    public var rhythmNanoseconds: Int64 { boutInterval }
 
     /// Whether the user is stepping now, by the predictor (for motion activity, which must call
     /// walking within seconds): moving since the last resume, and either a confirmed bout or a
@@ -287,7 +294,7 @@ public struct StepDetector: Sendable {
         // for candidates off the rhythm. So a carry the gates were never tuned for (a loose
         // pocket, a cane user's gait) cannot drop a walk whose steps keep their rhythm.
         let atRhythm = isRegular(sinceStep, around: boutInterval)
-        guard body.carried, atRhythm && rhythmKeeps != 0 || lastCorrelation >= keepCorrelation && body.bounce >= body.needed(keepVerticalShare) else {
+        guard body.carried, atRhythm && rhythmKeeps || lastCorrelation >= keepCorrelation && body.bounce >= body.needed(keepVerticalShare) else {
             aperiodicCandidates += 1
             // A walker's turn breaks the periodicity for as long as it lies in the correlated
             // window or its copy a stride earlier, while the steps go on: candidates rejected
@@ -318,8 +325,14 @@ public struct StepDetector: Sendable {
             output(.step(lastStep + interval &* index / (missed + 1)))
             index += 1
         }
+        // The rhythm follows each step's interval, but not a gap of two or three intervals left
+        // unfilled (the rhythm had not held long enough to fill it): that is a step missed, not a
+        // cadence halved; walkers change cadence over several steps, not from one to the next.
+        // Followed, one such gap pulled a cane walker's rhythm from 0.7 s to 0.9 s, and the
+        // steps at the true rhythm then failed the periodicity at the false one: 6 s lost.
         let stride = interval / (missed + 1)
-        if stride >= minimumInterval, stride <= maximumInterval { boutInterval += (stride - boutInterval) / 4 }
+        let gapLeft = missed == 0 && gapKeepsRhythm && boutInterval >= shortestFilledInterval && missedSteps(in: interval) > 0
+        if stride >= minimumInterval, stride <= maximumInterval, !gapLeft { boutInterval += (stride - boutInterval) / 4 }
         lastStep = time
         output(.step(time))
     }
