@@ -20,7 +20,7 @@ public import FixedPoint
 ///    of the last step is credited at once while the rhythm holds (≥ 0.3). Two candidates in a
 ///    row without it (a device handled rather than carried) or 2 s without a step end the bout.
 ///    Inside a bout, a gap of two or three intervals is filled with the steps too weak to be
-///    candidates (a U-turn). A bout starts at its first step, not at the weight shift before it
+///    candidates (a U-turn), and one not filled leaves the rhythm as it was (a step missed). A bout starts at its first step, not at the weight shift before it
 ///    (a first candidate over 20 % sooner than the rhythm). Within 10 s of a walk, three regular
 ///    candidates resume it (`isResuming`). With a gyroscope, candidates whose periodicity a turn
 ///    broke are kept for the walk's resumption, and a walk's closing step is found by the
