@@ -117,8 +117,9 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: FIFOInertialDriver {
     }
 
     /// Reads the FIFO's complete frames into `readings` (acceleration then angular velocity per
-    /// frame), stamped backwards from `nowNanoseconds` (the newest frame) at the sample period;
-    /// at most `readings.count / 2` frames, the rest stay for the next call.
+    /// frame), stamped backwards from `nowNanoseconds` (the newest frame in the FIFO) at the
+    /// sample period; at most `readings.count / 2` frames, the oldest, the rest stay for the
+    /// next call.
     public func drain(into readings: UnsafeMutableBufferPointer<SensorReading>, nowNanoseconds: Int64) throws(ChipError) -> FIFODrainResult {
         let status = try readFIFOStatus("reading the \(variant.name) FIFO status")
         if status.overran { overflows += 1 }
@@ -132,9 +133,13 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: FIFOInertialDriver {
                 try skip(realign)
                 realignedWords += realign
             }
-            frames = min((status.words - realign) / LSM6DS3FIFORegister.patternWords, readings.count / 2)
+            let waiting = (status.words - realign) / LSM6DS3FIFORegister.patternWords
+            frames = min(waiting, readings.count / 2)
+            // The newest frame waiting is the one taken at `nowNanoseconds`; when the buffer takes
+            // fewer (341 frames are more than the engine's 256 per read), these are the oldest.
+            let newest = nowNanoseconds - Int64(waiting - frames) * samplePeriodNanoseconds
             let accelerometerLSB = settings.accelerometerScale.nanoUnitsPerLSB, gyroscopeLSB = settings.gyroscopeScale.nanoUnitsPerLSB
-            result.readings = try drainFrames(frames, samplePeriodNanoseconds: samplePeriodNanoseconds, nowNanoseconds: nowNanoseconds, into: readings,
+            result.readings = try drainFrames(frames, samplePeriodNanoseconds: samplePeriodNanoseconds, nowNanoseconds: newest, into: readings,
                                               read: { (bytes) throws(ChipError) in
                 try access.attempt("reading the \(variant.name) FIFO") { () throws(BusError) in
                     try bus.readRegisters(address: address, register: LSM6DS3FIFORegister.dataOutLow, into: bytes)

@@ -69,7 +69,7 @@ struct ChipFamily: Sendable {
         }, emulate: { chip, senses in .inertial(LSM6DSXEmulator(address: chip.address, motion: senses.inertial)) },
            noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 52)),  // DS12814 table 3, ODR / 2
         // The same chips read through their tagged FIFO (LSM6DSO/LSM6DSOX, ISM330DHCX, LSM6DSV16X;
-        // the LSM6DS3/DS3TR-C have none: `lsm6dsx` polls them). `lsm6dsx-fifo` is emulated as
+        // the LSM6DS3/DS3TR-C's untagged one is `lsm6ds3-fifo`'s). `lsm6dsx-fifo` is emulated as
         // an LSM6DSOX, `lsm6dsv16x` as an LSM6DSV16X (WHO_AM_I 0x70, its own register map); on
         // a real bus both open whichever tagged-FIFO variant answers. The LSM6DSV16X's noise:
         // the LSM6DSOX's figures assumed (its datasheet's table to be read in).
@@ -79,6 +79,13 @@ struct ChipFamily: Sendable {
         "lsm6dsv16x": ChipFamily(open: openLSM6DSXFIFO, emulate: { chip, senses in
             .inertial(LSM6DSXEmulator(address: chip.address, whoAmI: 0x70, motion: senses.inertial))
         }, noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 60)),
+        // The LSM6DS3 / LSM6DS3TR-C through their pattern FIFO, emulated as an LSM6DS3TR-C
+        // (WHO_AM_I 0x6A); on a real bus either opens. Noise: the LSM6DS3's 90 µg/√Hz and
+        // 7 mdps/√Hz (the figures the LSM9DS1 row below borrows) at ODR / 2.
+        "lsm6ds3-fifo": ChipFamily(open: { bus, chip throws(ChipError) in
+            FIFOReader(try LSM6DS3FIFODriver(bus: bus, address: chip.address, rateHertz: chip.rateHertz ?? 100), label: chip.label)
+        }, emulate: { chip, senses in .inertial(LSM6DSXEmulator(address: chip.address, whoAmI: 0x6A, motion: senses.inertial)) },
+           noise: SensorNoise(accelerometerDensity: 90e-6, gyroscopeDensity: 0.007, bandwidth: 52)),
         // The LSM9DS1 datasheet gives no noise densities: the LSM6DS3's (90 µg/√Hz, 7 mdps/√Hz),
         // an assumption of this project, at the 59.5 Hz rate's 19 Hz bandwidth.
         "lsm9ds1": ChipFamily(open: { bus, chip throws(ChipError) in
@@ -156,6 +163,7 @@ struct ChipFamily: Sendable {
         "lsm6dsx": [.accelerometer, .gyroscope],
         "lsm6dsx-fifo": [.accelerometer, .gyroscope],
         "lsm6dsv16x": [.accelerometer, .gyroscope],
+        "lsm6ds3-fifo": [.accelerometer, .gyroscope],
         "lsm9ds1": [.accelerometer, .gyroscope],
         "lsm9ds1-magnetometer": [.magnetometer],
         "lis3mdl": [.magnetometer],

@@ -11,7 +11,7 @@ import TestSupport
                      "sim-gy-521", "sim-gy-521-bmp280", "sim-sense-hat", "sim-bmi160-bmp280", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
                      "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l",
                      "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x", "sim-bno055",
-                     "lsm6dsv16x-lis3mdl", "sim-lsm6dsv16x-lis3mdl"] {
+                     "lsm6dsv16x-lis3mdl", "sim-lsm6dsv16x-lis3mdl", "lsm6ds3trc-lis3mdl", "sim-lsm6ds3trc-lis3mdl"] {
             let board = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board")
             #expect(!board.chips.isEmpty, "\(name)")
             // Every simulated board runs: its emulators come up and the drivers read them.
