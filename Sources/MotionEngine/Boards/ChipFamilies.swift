@@ -50,11 +50,13 @@ struct ChipFamily: Sendable {
         // BNO055 in NDOF: its three sensors (offset-compensated by the chip's own background
         // calibration, §3.6.5.1–3) feed the engine's pipeline; the chip's quaternion and
         // CALIB_STAT are read with them (BNO055Driver.latestFusion) but not yet given to the
-        // engine. Its stored profile is written back at start (BNO055Reader saves it). Noise: BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz, gyroscope
+        // engine. `mode = amg` runs it in AMG instead: the same three sensors, uncalibrated, no
+        // fusion (nothing learned, so no profile taken). Its stored profile is written back at start (BNO055Reader saves it). Noise: BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz, gyroscope
         // 0.014 °/s/√Hz) at the fusion modes' fixed 32 Hz gyroscope bandwidth (an assumption for
         // both); the BMM150's field noise is not given there: 0.6 µT assumed, as for the AK8963.
         "bno055": ChipFamily(open: { bus, chip throws(ChipError) in
             var configuration = BNO055Driver<BoardBus>.Configuration()
+            configuration.mode = chip.mode == .amg ? .accelerometerMagnetometerGyroscope : .nineDegreesOfFreedom
             configuration.calibrationProfile = chip.storedProfile.flatMap { BNO055CalibrationProfile(values: $0) }
             return BNO055Reader(try BNO055Driver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
         }, emulate: { chip, senses in

@@ -49,6 +49,8 @@ import TestSupport
         ("driver = x\n", "f.board:1: \"driver\" outside a [chip …] section"),
         ("board = b\n[chip a]\ndriver = mpu6050\ndriver = bmp280\n", "f.board:4: \"driver\" is set twice"),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\n[chip a]\n", "f.board:6: a second chip named \"a\""),
+        ("board = b\n[chip a]\ndriver = bno055\nbus = i2c-1\naddress = 0x28\nmode = ndfo\n", "f.board:6: mode \"ndfo\" is not \"ndof\" or \"amg\""),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\nmode = amg\naddress = 0x68\n", "f.board:5: \"mode\" applies only to bno055 chips"),
     ]
 
     @Test(arguments: 0..<cases.count)
