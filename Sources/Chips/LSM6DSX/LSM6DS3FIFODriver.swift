@@ -17,49 +17,29 @@ public import SensorBus
 /// drain ends by reading FIFO_CTRL5, and one that no longer holds this driver's value means
 /// the words read may be the empty FIFO's zeros after a reset mid-burst: that drain's frames
 /// are discarded (`discardedFrames`), the chip re-initialised and the recovery counted.
-public final class LSM6DS3FIFODriver<Bus: I2CBus>: FIFOInertialDriver {
-    public let bus: Bus
-    public let address: UInt8
-    public private(set) var variant = LSM6DSXTable.variants[1]
-    private var rateHertz: Int
-    private var settings: LSM6DSXSettings
-    /// Whether INT1_CTRL routes data ready to INT1 (`setSampleRate` may turn it off).
-    public private(set) var dataReadyInterrupt: Bool
-    /// ODR field of both sensors, and ODR_FIFO (the same codes).
-    public var rateField: UInt8 { settings.rateField }
-    public var samplePeriodNanoseconds: Int64 { settings.samplePeriodNanoseconds }
+public final class LSM6DS3FIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOInertialDriver {
     /// The LSM6DS3TR-C's 2046 words (341 frames), also for a chip answering 0x69: the LSM6DS3H
     /// shares that WHO_AM_I with half the LSM6DS3's FIFO.
     public var fifoCapacityFrames: Int { LSM6DS3FIFORegister.capacityWords(whoAmI: 0x6A) / LSM6DS3FIFORegister.patternWords }
     /// FIFO_CTRL1/2 FTH, words: WaterM rises at a quarter of the LSM6DS3TR-C's FIFO; the engine
     /// polls sooner, so the flag is informative only.
     public let watermarkWords = 512
-    public private(set) var recoveries = 0
-    public private(set) var overflows = 0
     /// Words dropped to bring a drain back to a frame's first word (FIFO_PATTERN ≠ 0).
     public private(set) var realignedWords = 0
     /// Frames read in a drain that a chip reset cut short, and so not given out.
     public private(set) var discardedFrames = 0
 
-    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: variant.name) }
-
     /// Variants with the pattern FIFO.
     public static var variants: [LSM6DSXTable.Variant] { LSM6DSXTable.variants.filter { $0.map == .lsm6ds3 } }
 
     public init(bus: Bus, address: UInt8 = 0x6A, rateHertz: Int = 104, dataReadyInterrupt: Bool = true) throws(ChipError) {
-        self.bus = bus
-        self.address = address
-        self.rateHertz = rateHertz
-        self.dataReadyInterrupt = dataReadyInterrupt
-        settings = LSM6DSXSettings(map: .lsm6ds3, rateHertz: rateHertz)
+        super.init(bus: bus, address: address, rateHertz: rateHertz, dataReadyInterrupt: dataReadyInterrupt, variant: LSM6DSXTable.variants[1])
         try initialise()
     }
 
     private func initialise() throws(ChipError) {
-        variant = try access.resetLSM6DSX(among: Self.variants, family: "LSM6DSx with the pattern FIFO (LSM6DS3, LSM6DS3TR-C)")
-        settings = LSM6DSXSettings(map: variant.map, rateHertz: rateHertz)
+        try identifyAndReset(among: Self.variants, family: "LSM6DSx with the pattern FIFO (LSM6DS3, LSM6DS3TR-C)")
         let what = "configuring the \(variant.name) FIFO"
-        try access.write(LSM6DSXRegister.int1Control, int1Value, "routing data ready to the \(variant.name) INT1 pin")
         try access.write(LSM6DS3FIFORegister.control1, UInt8(watermarkWords & 0xFF), what)
         try access.write(LSM6DS3FIFORegister.control2, UInt8(watermarkWords >> 8), what)  // FTH[10:8]; no temperature, no step counter
         try access.write(LSM6DS3FIFORegister.control3, LSM6DS3FIFORegister.bothUndecimated, what)
@@ -68,8 +48,6 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: FIFOInertialDriver {
         try settings.write(access, chip: variant.name)
     }
 
-    /// INT1_CTRL: INT1_DRDY_XL when the pin should pulse at each sample.
-    private var int1Value: UInt8 { dataReadyInterrupt ? LSM6DSXRegister.int1DataReadyAccelerometer : 0 }
     /// FIFO_CTRL5: ODR_FIFO = the sensors' ODR code, and `mode`.
     private func control5(_ mode: UInt8) -> UInt8 { settings.rateField << LSM6DS3FIFORegister.fifoRateShift | mode }
 
@@ -102,14 +80,7 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: FIFOInertialDriver {
     /// routes data ready as asked, an overrun since the last drain is counted, then FIFO_CTRL5
     /// goes to bypass (which empties the FIFO) and back to continuous at the new FIFO rate.
     public func setSampleRate(hertz: Int, dataReadyInterrupt: Bool) throws(ChipError) -> Int64 {
-        let changed = LSM6DSXSettings(map: variant.map, rateHertz: hertz)
-        let what = "changing the \(variant.name) output data rate to \(Double(LSM6DSXTable.rates(variant.map)[Int(changed.rateField)]) / 1000) Hz"
-        rateHertz = hertz
-        settings = changed
-        self.dataReadyInterrupt = dataReadyInterrupt
-        try access.write(LSM6DSXRegister.control1Accelerometer, settings.control1, what)
-        try access.write(LSM6DSXRegister.control2Gyroscope, settings.control2, what)
-        try access.write(LSM6DSXRegister.int1Control, int1Value, what)
+        let what = try changeRate(hertz: hertz, dataReadyInterrupt: dataReadyInterrupt)
         if try readFIFOStatus(what).overran { overflows += 1 }
         try access.write(LSM6DS3FIFORegister.control5, control5(LSM6DSXRegister.fifoModeBypass), what)
         try access.write(LSM6DS3FIFORegister.control5, control5(LSM6DSXRegister.fifoModeContinuous), what)

@@ -82,27 +82,19 @@ import TestSupport
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
     }
 
-    /// Batched sensors: the LSM6DSV16X's FIFO switched to 1920 Hz and back to 120 Hz in place
-    /// (CTRL1/CTRL2, FIFO_CTRL3, a bypass flush), no sample lost or repeated, the magnetometer
-    /// untouched.
-    @Test func theLSM6DSV16XOn1920HertzAndBack() throws {
+    /// Batched sensors: the FIFO switched to its highest rate and back to the board's in place,
+    /// no sample lost or repeated, the magnetometer untouched: the LSM6DSV16X's tagged FIFO at
+    /// 1920 Hz (CTRL1/CTRL2, FIFO_CTRL3, a bypass flush), the LSM6DS3TR-C's pattern FIFO at
+    /// 1666 Hz (CTRL1_XL/CTRL2_G, FIFO_CTRL5 through bypass). Periods: fast, then slow, ns.
+    @Test(arguments: [("sim-lsm6dsv16x-lis3mdl", 1920, 120, Int64(520_833), Int64(8_333_333)),
+                      ("sim-lsm6ds3trc-lis3mdl", 1666, 104, Int64(600_240), Int64(9_615_384))])
+    func onTheHighestRateAndBack(board: String, fastHertz: Int, boardHertz: Int, fast: Int64, slow: Int64) throws {
         let switches = FIFORateSwitchTests()
-        let (run, runtime) = try switches.run(board: "sim-lsm6dsv16x-lis3mdl.board", fastHertz: 1920, boardHertz: 120)
-        #expect(run.periods == [520_833, 8_333_333])
-        switches.checkAccelerometer(run, slow: 8_333_333, fast: 520_833, board: "sim-lsm6dsv16x-lis3mdl")
+        let (run, runtime) = try switches.run(board: board + ".board", fastHertz: fastHertz, boardHertz: boardHertz)
+        #expect(run.periods == [fast, slow])
+        switches.checkAccelerometer(run, slow: slow, fast: fast, board: board)
         #expect(runtime.sampleLoss(.accelerometer) == SampleLoss() && runtime.sampleLoss(.gyroscope) == SampleLoss())
         #expect(runtime.status.allSatisfy { $0.recoveries == 0 && $0.overflows == 0 })
-        #expect(HighRateFIFO(board: try BoardDescription.load(path: ProjectPaths.root + "/boards/sim-lsm6dsv16x-lis3mdl.board"))?.rateHertz == 1920)
-    }
-
-    /// The LSM6DS3TR-C's pattern FIFO switched to 1666 Hz and back to 104 Hz in place (CTRL1_XL,
-    /// CTRL2_G, FIFO_CTRL5 through bypass), no sample lost or repeated.
-    @Test func theLSM6DS3TRCOn1666HertzAndBack() throws {
-        let switches = FIFORateSwitchTests()
-        let (run, runtime) = try switches.run(board: "sim-lsm6ds3trc-lis3mdl.board", fastHertz: 1666, boardHertz: 104)
-        #expect(run.periods == [600_240, 9_615_384])
-        switches.checkAccelerometer(run, slow: 9_615_384, fast: 600_240, board: "sim-lsm6ds3trc-lis3mdl")
-        #expect(runtime.sampleLoss(.accelerometer) == SampleLoss() && runtime.sampleLoss(.gyroscope) == SampleLoss())
-        #expect(runtime.status.allSatisfy { $0.recoveries == 0 && $0.overflows == 0 })
+        #expect(HighRateFIFO(board: try BoardDescription.load(path: ProjectPaths.root + "/boards/" + board + ".board"))?.rateHertz == fastHertz)
     }
 }
