@@ -14,9 +14,11 @@ public import SensorBus
 /// frames left are read (the lost ones show as the gap before them, in the engine's counts).
 ///
 /// A reset chip (FIFO back in bypass, every register cleared) is found after the data: each
-/// drain ends by reading FIFO_CTRL5, and one that no longer holds this driver's value means
-/// the words read may be the empty FIFO's zeros after a reset mid-burst: that drain's frames
-/// are discarded (`discardedFrames`), the chip re-initialised and the recovery counted.
+/// drain ends by reading FIFO_CTRL3…5 in one burst, and a FIFO no longer configured as this
+/// driver left it (a reset, or another program's write to the decimations or the mode) means
+/// the words read may be the empty FIFO's zeros after a reset mid-burst, or not six-word
+/// frames: that drain's frames are discarded (`discardedFrames`), the chip re-initialised and
+/// the recovery counted. So is a FIFO_PATTERN past the six-word pattern.
 public final class LSM6DS3FIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOInertialDriver {
     /// The LSM6DS3TR-C's 2046 words (341 frames), also for a chip answering 0x69: the LSM6DS3H
     /// shares that WHO_AM_I with half the LSM6DS3's FIFO.
@@ -64,6 +66,20 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOIne
         return (words, UInt8(value >> 8 & 0xFF) & LSM6DS3FIFORegister.overrunFlag != 0, Int(value >> 16) & LSM6DS3FIFORegister.patternMask)
     }
 
+    /// Whether FIFO_CTRL3…5 (one burst) still hold what `initialise` wrote: both sensors
+    /// undecimated, no third or fourth data set, continuous mode at the ODR.
+    private func fifoIsAsConfigured() throws(ChipError) -> Bool {
+        var control = (UInt16(0), UInt8(0))  // FIFO_CTRL3, FIFO_CTRL4, FIFO_CTRL5
+        try withUnsafeMutableBytes(of: &control) { (buffer) throws(ChipError) in
+            try access.attempt("reading the \(variant.name) FIFO configuration (FIFO_CTRL3…5)") { () throws(BusError) in
+                try bus.readRegisters(address: address, register: LSM6DS3FIFORegister.control3, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<3]))
+            }
+        }
+        return withUnsafeBytes(of: control) { bytes in
+            bytes[0] == LSM6DS3FIFORegister.bothUndecimated && bytes[1] == 0 && bytes[2] == control5(LSM6DSXRegister.fifoModeContinuous)
+        }
+    }
+
     /// Reads `words` FIFO words (at most a frame's) and drops them.
     private func skip(_ words: Int) throws(ChipError) {
         var discard = (UInt64(0), UInt32(0))  // 12 bytes: up to five words
@@ -96,8 +112,8 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOIne
         if status.overran { overflows += 1 }
         var frames = 0
         var result = FIFODrainResult(readings: 0, overflowed: status.overran, recovered: false)
-        // FIFO_PATTERN past the six-word pattern is not this driver's configuration: a reset
-        // (or a stranger's write); FIFO_CTRL5 below decides.
+        // FIFO_PATTERN past the six-word pattern is not this driver's configuration: nothing is
+        // read, and the chip is re-initialised below.
         if status.pattern < LSM6DS3FIFORegister.patternWords {
             let realign = min(status.words, (LSM6DS3FIFORegister.patternWords - status.pattern) % LSM6DS3FIFORegister.patternWords)
             if realign > 0 {
@@ -120,8 +136,7 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOIne
                  CountConversion.littleEndianVector(frame, at: 0, nanoUnitsPerLSB: gyroscopeLSB))
             }).readings
         }
-        let mode = try access.read(LSM6DS3FIFORegister.control5, "reading the \(variant.name) FIFO mode (FIFO_CTRL5)")
-        guard mode == control5(LSM6DSXRegister.fifoModeContinuous) else {
+        guard try fifoIsAsConfigured(), status.pattern < LSM6DS3FIFORegister.patternWords else {
             try initialise()
             recoveries += 1
             discardedFrames += frames

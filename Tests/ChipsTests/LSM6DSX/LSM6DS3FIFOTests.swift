@@ -145,6 +145,21 @@ import Testing
         #expect(emulator.nextDataReadyNanoseconds != nil, "INT1 routing restored")
     }
 
+    @Test func aStrangersDecimationIsUndoneAndItsFramesNotGivenOut() throws {
+        let emulator = LSM6DSXEmulator(whoAmI: 0x6A, motion: Self.ramp)
+        let driver = try LSM6DS3FIFODriver(bus: emulator)
+        let period = driver.samplePeriodNanoseconds
+        // Another program sets the gyroscope's decimation to 2: the FIFO's pattern becomes nine
+        // words (Gx Gy Gz Ax Ay Az Ax Ay Az), which read as six-word frames would mix sensors.
+        try emulator.writeRegister(address: 0x6A, register: LSM6DS3FIFORegister.control3, value: 2 << 3 | 1)
+        emulator.advance(to: 4 * period - 1)
+        let storage = Self.storage(64)
+        defer { storage.deallocate() }
+        let result = try driver.drain(into: storage, nowNanoseconds: 3 * period)
+        #expect(result.recovered && result.readings == 0 && driver.recoveries == 1 && driver.discardedFrames == 3)
+        #expect(try emulator.readRegister(address: 0x6A, register: LSM6DS3FIFORegister.control3) == LSM6DS3FIFORegister.bothUndecimated)
+    }
+
     @Test func aBusErrorMidDrainLosesNothingThatWasNotRead() throws {
         let emulator = LSM6DSXEmulator(whoAmI: 0x6A, motion: Self.ramp)
         let driver = try LSM6DS3FIFODriver(bus: emulator)
