@@ -82,8 +82,9 @@ struct ChipFamily: Sendable {
             .inertial(LSM6DSXEmulator(address: chip.address, whoAmI: 0x70, motion: senses.inertial))
         }, noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 60)),
         // The LSM6DS3 / LSM6DS3TR-C through their pattern FIFO, emulated as an LSM6DS3TR-C
-        // (WHO_AM_I 0x6A); on a real bus either opens. Noise: the LSM6DS3's 90 µg/√Hz and
-        // 7 mdps/√Hz (the figures the LSM9DS1 row below borrows) at ODR / 2.
+        // (WHO_AM_I 0x6A); on a real bus either opens. Noise: 90 µg/√Hz and 7 mdps/√Hz at
+        // ODR / 2, the LSM6DS3 figures the LSM9DS1 row below borrows (an assumption: the
+        // LSM6DS3TR-C datasheet's own table is still to be read in).
         "lsm6ds3-fifo": ChipFamily(open: { bus, chip throws(ChipError) in
             FIFOReader(try LSM6DS3FIFODriver(bus: bus, address: chip.address, rateHertz: chip.rateHertz ?? 100), label: chip.label)
         }, emulate: { chip, senses in .inertial(LSM6DSXEmulator(address: chip.address, whoAmI: 0x6A, motion: senses.inertial)) },
