@@ -28,7 +28,7 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOIne
     public let watermarkWords = 512
     /// Words dropped to bring a drain back to a frame's first word (FIFO_PATTERN ≠ 0).
     public private(set) var realignedWords = 0
-    /// Frames read in a drain that a chip reset cut short, and so not given out.
+    /// Frames read in a drain after which the FIFO was found reset or reconfigured: not given out.
     public private(set) var discardedFrames = 0
 
     /// Variants with the pattern FIFO.
