@@ -83,7 +83,7 @@ enum ChipTargets {
 
     /// How many choices `exercise` has: one per driver (two for the LSM9DS1 magnetometer's
     /// variants) and the probe (the last).
-    static let choices: UInt8 = 19
+    static let choices: UInt8 = 20
 
     /// Runs driver `choice % choices` on `bus`; `advance(t)` is called before each read at time t (ns).
     static func exercise(driver choice: UInt8, bus: some I2CBus, advance: (Int64) -> Void) {
@@ -152,6 +152,11 @@ enum ChipTargets {
             // of the LSM6DSO/DSOX, ISM330DHCX or LSM6DSV16X maps).
             guard let driver = try? LSM6DSXFIFODriver(bus: bus) else { return }
             drain(driver, advance: advance)
+        case 18:
+            // The pattern FIFO: a word count, OVER_RUN and FIFO_PATTERN from the bytes, the
+            // realignment and FIFO_CTRL5's reset check on whatever they say (LSM6DS3, LSM6DS3TR-C).
+            guard let driver = try? LSM6DS3FIFODriver(bus: bus) else { return }
+            drain(driver, advance: advance)
         default:
             _ = try? ChipProbe.probe(bus)
         }
@@ -192,6 +197,7 @@ enum ChipTargets {
             recorded(MMC5983MAEmulator(), 12), recorded(BMP388Emulator(), 13), recorded(BMP388Emulator(chipID: 0x60), 13),
             recorded(ICM20948Emulator(), 14), recorded(BNO08XEmulator(), 15), recorded(BNO055Emulator(), 16),
             recorded(LSM6DSXEmulator(whoAmI: 0x70), 2), recorded(LSM6DSXEmulator(), 17), recorded(LSM6DSXEmulator(whoAmI: 0x70), 17),
+            recorded(LSM6DSXEmulator(whoAmI: 0x6A), 18), recorded(LSM6DSXEmulator(whoAmI: 0x69), 18),
         ]
         var ms5837: [[UInt8]] = []
         for (index, variant) in [MS5837Variant.bar30, .bar02].enumerated() {

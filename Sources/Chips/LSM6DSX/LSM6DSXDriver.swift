@@ -5,8 +5,8 @@ public import SensorBus
 /// An LSM6DSOX / LSM6DSO / LSM6DS3 / LSM6DS3TR-C / ISM330DHCX / LSM6DSV16X accelerometer +
 /// gyroscope on I2C, polled: one 29-byte burst from CTRL2_G to OUTZ_H_A (0x11…0x2D) brings
 /// the configuration (reset detection), STATUS_REG and both outputs from one instant. The
-/// variants with a tagged FIFO can be drained instead with `LSM6DSXFIFODriver`; the LSM6DS3
-/// and LSM6DS3TR-C have only the older pattern FIFO (no tags) and are always polled.
+/// variants with a tagged FIFO can be drained instead with `LSM6DSXFIFODriver`, the LSM6DS3
+/// and LSM6DS3TR-C (the older pattern FIFO, no tags) with `LSM6DS3FIFODriver`.
 public final class LSM6DSXDriver<Bus: I2CBus> {
     public let bus: Bus
     public let address: UInt8

@@ -5,7 +5,9 @@ public import SensorBus
 /// self-clearing SW_RESET, outputs at the accelerometer's ODR with XLDA/GDA (cleared by reading
 /// the outputs), auto-increment per IF_INC, the tagged FIFO (`LSM6DSXEmulatedFIFO`: each
 /// sensor batched at its BDR, words of one instant sharing TAG_CNT, unread word count,
-/// watermark, overrun in continuous mode), and injected faults.
+/// watermark, overrun in continuous mode), the LSM6DS3 / LSM6DS3TR-C's pattern FIFO instead
+/// (`LSM6DS3EmulatedFIFO`: FIFO_CTRL5's rate, FIFO_CTRL3's decimations, FIFO_STATUS1…4), and
+/// injected faults.
 public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
     public typealias MotionSource = (Int64) -> (acceleration: (Double, Double, Double), angularVelocity: (Double, Double, Double))
 
@@ -19,10 +21,14 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
     /// Within a time slot, write the accelerometer's word before the gyroscope's (the
     /// datasheets fix no order; a driver must pair words by TAG_CNT, not by position).
     public var accelerometerWordFirst = false
+    /// Fault injection (pattern FIFO): a power-on reset (a brown-out) after this many more FIFO
+    /// words have been read, in the middle of a burst; the rest of the burst reads an empty FIFO.
+    public var resetAfterFIFOWords: Int?
     private let whoAmI: UInt8
     private let map: LSM6DSXTable.RegisterMap
     private var registers = [UInt8](repeating: 0, count: 128)
     private var fifo: LSM6DSXEmulatedFIFO
+    private var patternFIFO: LSM6DS3EmulatedFIFO
     private var nanoseconds: Int64 = 0
     private var nextSampleNanoseconds: Int64 = 0
     /// When the latest sample was taken since the sensors started (nil: none yet).
@@ -36,6 +42,7 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
         self.whoAmI = whoAmI
         map = LSM6DSXTable.variants.first { $0.whoAmI == whoAmI }?.map ?? .lsm6dso
         fifo = LSM6DSXEmulatedFIFO(capacityWords: LSM6DSXTable.fifoCapacityWords(map))
+        patternFIFO = LSM6DS3EmulatedFIFO(capacityWords: LSM6DS3FIFORegister.capacityWords(whoAmI: whoAmI))
         self.motion = motion
         powerOnReset()
     }
@@ -47,12 +54,13 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
         registers[Int(LSM6DSXRegister.whoAmI)] = whoAmI
         registers[Int(LSM6DSXRegister.control3)] = LSM6DSXRegister.addressIncrement
         fifo.clear()
+        patternFIFO.clear()
         lastSampleNanoseconds = nil
     }
 
-    /// Unread FIFO words and words overwritten since power-on.
-    public var fifoWords: Int { fifo.count }
-    public var droppedFIFOWords: Int { fifo.droppedWords }
+    /// Unread FIFO words and words overwritten since power-on (the variant's FIFO).
+    public var fifoWords: Int { map.hasTaggedFIFO ? fifo.count : patternFIFO.count }
+    public var droppedFIFOWords: Int { map.hasTaggedFIFO ? fifo.droppedWords : patternFIFO.droppedWords }
 
     private func register(_ address: UInt8) -> UInt8 { registers[Int(address)] }
 
@@ -76,11 +84,12 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
                 (gyroscope.first { $0.field == gyroscopeField } ?? gyroscope[0]).nanoUnitsPerLSB)
     }
 
-    /// FIFO_MODE, when the FIFO batches (FIFO or continuous mode) and the chip has one.
+    /// FIFO_MODE, when the FIFO batches (FIFO or continuous mode): FIFO_CTRL4 on the tagged
+    /// maps, FIFO_CTRL5 on the LSM6DS3's, the same address, bits and codes.
     private var fifoMode: UInt8? {
         let mode = register(LSM6DSXRegister.fifoControl4) & LSM6DSXRegister.fifoModeMask
         let batching = mode == LSM6DSXRegister.fifoModeContinuous || mode == LSM6DSXRegister.fifoModeStopWhenFull
-        return map.hasTaggedFIFO && batching ? mode : nil
+        return batching ? mode : nil
     }
 
     /// The INT1 pin signals data ready when INT1_CTRL routes INT1_DRDY_XL or INT1_DRDY_G to it.
@@ -114,6 +123,15 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
                                              at: Int(LSM6DSXRegister.gyroscopeOutXL))
         }
         guard let mode = fifoMode else { return }
+        guard map.hasTaggedFIFO else {
+            // Pattern FIFO: it ticks at ODR_FIFO, a division of the ODR like a BDR.
+            let fifoRate = register(LSM6DS3FIFORegister.control5) >> LSM6DS3FIFORegister.fifoRateShift & 0x0F
+            guard batches(fifoRate, rateField: rateField) else { return }
+            let gyroscope = Int(LSM6DSXRegister.gyroscopeOutXL), accelerometer = Int(LSM6DSXRegister.accelerometerOutXL)
+            patternFIFO.tick(gyroscope: registers[gyroscope..<(gyroscope + 6)], accelerometer: registers[accelerometer..<(accelerometer + 6)],
+                             decimation: register(LSM6DS3FIFORegister.control3), mode: mode)
+            return
+        }
         let rates = register(LSM6DSXRegister.fifoControl3)
         let accelerometer = batches(rates & 0x0F, rateField: rateField)
         let gyroscope = batches(rates >> 4, rateField: rateField)
@@ -164,11 +182,29 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
         Int(register(LSM6DSXRegister.fifoControl1)) | (map == .lsm6dso ? Int(register(LSM6DSXRegister.fifoControl2) & 1) << 8 : 0)
     }
 
+    /// FIFO_STATUS1…4 of the pattern FIFO: FTH from FIFO_CTRL1/2 (as wide as DIFF_FIFO).
+    private var patternStatus: [UInt8] {
+        let mask = LSM6DS3FIFORegister.countMask(whoAmI: whoAmI)
+        let threshold = (Int(register(LSM6DS3FIFORegister.control1)) | Int(register(LSM6DS3FIFORegister.control2)) << 8) & mask
+        return patternFIFO.status(watermark: threshold, countMask: mask)
+    }
+
+    /// The high byte of the pattern FIFO's oldest word was read: it leaves, and an armed
+    /// `resetAfterFIFOWords` counts down.
+    private func popPatternWord() {
+        patternFIFO.pop()
+        guard let left = resetAfterFIFOWords else { return }
+        resetAfterFIFOWords = left > 1 ? left - 1 : nil
+        if left <= 1 { powerOnReset() }
+    }
+
     public func readRegisters(address: UInt8, register start: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(BusError) {
         try faults.check(bus: name, chipAddress: self.address, address: address, register: start, length: buffer.count)
         let increments = register(LSM6DSXRegister.control3) & LSM6DSXRegister.addressIncrement != 0
         let status = fifo.status(watermark: watermark, countMask: map == .lsm6dsv16x ? 0x1FF : 0x3FF)
         let tagged = map.hasTaggedFIFO
+        let pattern = tagged ? [] : patternStatus
+        let patternStatus1 = Int(LSM6DS3FIFORegister.status1), patternData = Int(LSM6DS3FIFORegister.dataOutLow)
         var index = Int(start)
         var readStatus2 = false
         for offset in 0..<buffer.count {
@@ -183,6 +219,13 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
                 if position == 6 {
                     fifo.pop()
                     if increments { index = Int(LSM6DSXRegister.fifoDataOutTag) - 1 }  // wraps to 0x78 (see the register)
+                }
+            case patternStatus1...(patternStatus1 + 3) where !tagged: buffer[offset] = pattern[index - patternStatus1]
+            case patternData...(patternData + 1) where !tagged:
+                buffer[offset] = patternFIFO.byte(index - patternData)
+                if index == patternData + 1 {
+                    popPatternWord()
+                    if increments { index = patternData - 1 }  // wraps to 0x3E (see the register)
                 }
             default: buffer[offset] = index < registers.count ? registers[index] : 0
             }
@@ -210,7 +253,10 @@ public final class LSM6DSXEmulator: I2CBus, EmulatedChip {
                 sampleIndex = 0
             }
             // Bypass mode empties the FIFO (how a driver flushes it).
-            if index == Int(LSM6DSXRegister.fifoControl4), value & LSM6DSXRegister.fifoModeMask == LSM6DSXRegister.fifoModeBypass { fifo.clear() }
+            if index == Int(LSM6DSXRegister.fifoControl4), value & LSM6DSXRegister.fifoModeMask == LSM6DSXRegister.fifoModeBypass {
+                fifo.clear()
+                patternFIFO.clear()
+            }
         }
     }
 }

@@ -12,50 +12,30 @@ public import SensorBus
 /// it is re-initialised and the recovery counted. An overrun (FIFO_OVR_IA or FIFO_OVR_LATCHED)
 /// is counted and reported; unlike an untagged FIFO, the words left are still whole and
 /// self-describing, so they are read, not flushed: the frames lost show as a gap before them.
-public final class LSM6DSXFIFODriver<Bus: I2CBus>: FIFOInertialDriver {
-    public let bus: Bus
-    public let address: UInt8
-    public private(set) var variant = LSM6DSXTable.variants[3]
-    private var rateHertz: Int
-    private var settings: LSM6DSXSettings
-    /// Whether INT1_CTRL routes data ready to INT1 (`setSampleRate` may turn it off).
-    public private(set) var dataReadyInterrupt: Bool
-    /// ODR and batch rate field (the variant's map).
-    public var rateField: UInt8 { settings.rateField }
-    public var samplePeriodNanoseconds: Int64 { settings.samplePeriodNanoseconds }
+public final class LSM6DSXFIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOInertialDriver {
     /// Two words per frame.
     public var fifoCapacityFrames: Int { LSM6DSXTable.fifoCapacityWords(variant.map) / 2 }
     /// FIFO_CTRL1 watermark, words: FIFO_WTM_IA (and INT1_FIFO_TH, not routed here) rises at
     /// a quarter of the FIFO (128 of 512 words); the engine polls sooner, so the flag is informative only.
     public let watermarkWords = 128
-    public private(set) var recoveries = 0
-    public private(set) var overflows = 0
     /// Words that were neither an accelerometer nor a gyroscope word, or whose partner in
     /// the time slot never came (the start of a stream, an overrun cutting a slot in two).
     public private(set) var unpairedWords = 0
     /// Half a frame carried to the next drain: the slot's first word came, its partner not yet.
     private var pending = PendingSlot()
 
-    private var access: RegisterAccess<Bus> { RegisterAccess(bus: bus, address: address, chip: variant.name) }
-
     /// Variants with a tagged FIFO.
     public static var variants: [LSM6DSXTable.Variant] { LSM6DSXTable.variants.filter { $0.map.hasTaggedFIFO } }
 
     public init(bus: Bus, address: UInt8 = 0x6A, rateHertz: Int = 104, dataReadyInterrupt: Bool = true) throws(ChipError) {
-        self.bus = bus
-        self.address = address
-        self.rateHertz = rateHertz
-        self.dataReadyInterrupt = dataReadyInterrupt
-        settings = LSM6DSXSettings(map: .lsm6dso, rateHertz: rateHertz)
+        super.init(bus: bus, address: address, rateHertz: rateHertz, dataReadyInterrupt: dataReadyInterrupt, variant: LSM6DSXTable.variants[3])
         try initialise()
     }
 
     private func initialise() throws(ChipError) {
-        variant = try access.resetLSM6DSX(among: Self.variants, family: "LSM6DSx with a tagged FIFO (LSM6DSO/LSM6DSOX, ISM330DHCX, LSM6DSV16X)")
-        settings = LSM6DSXSettings(map: variant.map, rateHertz: rateHertz)
+        try identifyAndReset(among: Self.variants, family: "LSM6DSx with a tagged FIFO (LSM6DSO/LSM6DSOX, ISM330DHCX, LSM6DSV16X)")
         pending = PendingSlot()
         let what = "configuring the \(variant.name) FIFO"
-        try access.write(LSM6DSXRegister.int1Control, int1Value, "routing data ready to the \(variant.name) INT1 pin")
         try access.write(LSM6DSXRegister.fifoControl1, UInt8(watermarkWords & 0xFF), what)
         // WTM8 (LSM6DSO map) is 0 for a watermark under 256; the LSM6DSV16X's bit 0 is another
         // field, left 0 too.
@@ -65,8 +45,6 @@ public final class LSM6DSXFIFODriver<Bus: I2CBus>: FIFOInertialDriver {
         try settings.write(access, chip: variant.name)
     }
 
-    /// INT1_CTRL: INT1_DRDY_XL when the pin should pulse at each sample.
-    private var int1Value: UInt8 { dataReadyInterrupt ? LSM6DSXRegister.int1DataReadyAccelerometer : 0 }
     /// FIFO_CTRL3: both sensors batched at their ODR (BDR codes are the map's ODR codes).
     private var batchRates: UInt8 { settings.rateField << 4 | settings.rateField }
 
@@ -96,15 +74,8 @@ public final class LSM6DSXFIFODriver<Bus: I2CBus>: FIFOInertialDriver {
     /// FIFO_MODE goes to bypass and back to continuous, which empties the FIFO (bypass mode
     /// discards its contents), so that every frame after it is at the new rate.
     public func setSampleRate(hertz: Int, dataReadyInterrupt: Bool) throws(ChipError) -> Int64 {
-        let changed = LSM6DSXSettings(map: variant.map, rateHertz: hertz)
-        let what = "changing the \(variant.name) output data rate to \(Double(LSM6DSXTable.rates(variant.map)[Int(changed.rateField)]) / 1000) Hz"
-        rateHertz = hertz
-        settings = changed
-        self.dataReadyInterrupt = dataReadyInterrupt
-        try access.write(LSM6DSXRegister.control1Accelerometer, settings.control1, what)
-        try access.write(LSM6DSXRegister.control2Gyroscope, settings.control2, what)
+        let what = try changeRate(hertz: hertz, dataReadyInterrupt: dataReadyInterrupt)
         try access.write(LSM6DSXRegister.fifoControl3, batchRates, what)
-        try access.write(LSM6DSXRegister.int1Control, int1Value, what)
         if try readFIFOStatus(what).overran { overflows += 1 }
         try access.write(LSM6DSXRegister.fifoControl4, LSM6DSXRegister.fifoModeBypass, what)
         try access.write(LSM6DSXRegister.fifoControl4, LSM6DSXRegister.fifoModeContinuous, what)

@@ -1,6 +1,7 @@
 /// LSM6DSx family register map and settings. Two maps share the addresses below:
 /// - the LSM6DSO map (ST LSM6DSOX datasheet DS12814 §9; the same map in the LSM6DSO and
-///   ISM330DHCX datasheets and, without the tagged FIFO, LSM6DS3/DS3TR-C): CTRL1_XL/CTRL2_G
+///   ISM330DHCX datasheets and, with a pattern FIFO instead of the tagged one (see
+///   `LSM6DS3FIFORegister`), LSM6DS3/DS3TR-C): CTRL1_XL/CTRL2_G
 ///   hold ODR[7:4] and FS[3:2];
 /// - the LSM6DSV16X map (ST's LSM6DSV16X datasheet, "Register description"): CTRL1/CTRL2 hold
 ///   OP_MODE[6:4] and ODR[3:0], the full scales move to CTRL6 (gyroscope) and CTRL8

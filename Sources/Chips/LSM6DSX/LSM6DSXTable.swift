@@ -4,7 +4,7 @@ public enum LSM6DSXTable {
     /// Which register map a variant has (see `LSM6DSXRegister`).
     public enum RegisterMap: Sendable, Equatable {
         /// LSM6DS3 / LSM6DS3TR-C: the LSM6DSO's control and output registers, and an older
-        /// pattern FIFO (no tags) that these drivers do not use: they are polled.
+        /// pattern FIFO (no tags, `LSM6DS3FIFORegister`) that `LSM6DS3FIFODriver` drains.
         case lsm6ds3
         /// LSM6DSO / LSM6DSOX / ISM330DHCX: tagged FIFO, FIFO_STATUS at 0x3A.
         case lsm6dso

@@ -35,6 +35,19 @@ public struct BoardDescription: Sendable, Equatable {
         /// For chips that run their own fusion (bno08x, bno055): whether the runtime passes on
         /// what they compute (`chip-fusion = on`; `BoardRuntime.onChipFusion`).
         public var chipFusion = false
+        /// The chip's operating mode, where its family has several (`mode = ndof | amg`, BNO055
+        /// only); nil: the family's default (NDOF).
+        public var mode: OperatingMode?
+    }
+
+    /// A chip's operating mode (`mode = …` in a board file).
+    public enum OperatingMode: String, Sendable, Equatable {
+        /// BNO055 NDOF: the chip's own nine-axis fusion running, its sensors calibrated in the
+        /// background (and its profile learned and kept, see boards/README.md).
+        case ndof
+        /// BNO055 AMG: accelerometer, magnetometer and gyroscope alone, no fusion and no
+        /// background calibration (BST-BNO055-DS000-14 §3.3, table 3-5).
+        case amg
     }
 
     /// How an IIO chip's samples are taken.

@@ -59,9 +59,10 @@ public enum BoardFileParser {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
             guard !value.isEmpty else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" has no value") }
             if var current = section {
-                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "motion", "device", "uri", "capture", "trigger", "noise", "hard-iron", "chip-fusion"].contains(key) else {
+                guard ["driver", "bus", "address", "interrupt", "mount", "rate", "mode", "motion", "device", "uri", "capture", "trigger", "noise",
+                       "hard-iron", "chip-fusion"].contains(key) else {
                     throw BoardError(path: path, line: lineNumber, problem: "unknown chip setting \"\(key)\"",
-                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, motion, noise, hard-iron, chip-fusion, device, uri, capture, trigger.")
+                                     advice: "Chip settings: driver, bus, address, interrupt, mount, rate, mode, motion, noise, hard-iron, chip-fusion, device, uri, capture, trigger.")
                 }
                 guard current.values[key] == nil else { throw BoardError(path: path, line: lineNumber, problem: "\"\(key)\" is set twice") }
                 current.values[key] = (value, lineNumber)
@@ -133,6 +134,18 @@ public enum BoardFileParser {
             }
             rate = value
         }
+        var mode: BoardDescription.OperatingMode?
+        if let entry = values["mode"] {
+            guard driver.value == "bno055" else {
+                throw BoardError(path: path, line: entry.line, problem: "\"mode\" applies only to bno055 chips",
+                                 advice: "Its \(driver.value) chip has one way of running: delete the line.")
+            }
+            guard let value = BoardDescription.OperatingMode(rawValue: entry.value) else {
+                throw BoardError(path: path, line: entry.line, problem: "mode \"\(entry.value)\" is not \"ndof\" or \"amg\"",
+                                 advice: "ndof: the BNO055's own fusion and background calibration (the default); amg: its three sensors alone.")
+            }
+            mode = value
+        }
         for key in ["motion", "noise", "hard-iron"] where values[key] != nil && bus != .emulated {
             throw BoardError(path: path, line: values[key]!.line, problem: "\"\(key)\" applies only to emulated chips")
         }
@@ -171,7 +184,12 @@ public enum BoardFileParser {
                 throw BoardError(path: path, line: entry.line, problem: "chip-fusion needs the chip on an I2C bus (or emulated): through IIO the kernel's driver reads it")
             }
             chip.chipFusion = try chipFusion(entry, driver: driver.value, mount: mount, path: path)
+            if chip.chipFusion, mode == .amg {
+                throw BoardError(path: path, line: entry.line, problem: "chip-fusion = on with mode = amg: in AMG the BNO055 runs no fusion of its own",
+                                 advice: "Delete the mode line (NDOF, the default, fuses) or set chip-fusion = off.")
+            }
         }
+        chip.mode = mode
         return chip
     }
 

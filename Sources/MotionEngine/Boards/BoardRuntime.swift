@@ -88,7 +88,10 @@ public final class BoardRuntime {
         for session in sessions {
             if case .iioBuffer(let reader) = session.trigger { reader.originNanoseconds = clock.originNanoseconds }
         }
-        scratch = .allocate(capacity: 512)
+        // Room for a whole FIFO in one read (the largest, the LSM6DS3TR-C's 341 frames, is 682
+        // readings): `SampleTiming.settle` takes a read's newest reading for the chip's latest
+        // sample, which a read the buffer cut short would not hold.
+        scratch = .allocate(capacity: 1024)
         scratch.initialize(repeating: SensorReading(timestampNanoseconds: 0, value: .temperature(.zero)))
     }
 

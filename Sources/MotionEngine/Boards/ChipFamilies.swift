@@ -53,12 +53,15 @@ struct ChipFamily: Sendable {
         // CALIB_STAT are read with them (BNO055Driver.latestFusion) and passed on with
         // `chip-fusion = on`. The emulator's quaternion is the motion source's true attitude
         // (a synthetic trajectory's; level for a recording): the chip's fusion is not modelled.
-        // Its stored profile is written back at start (BNO055Reader saves it). Noise:
-        // BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz, gyroscope 0.014 °/s/√Hz) at the
-        // fusion modes' fixed 32 Hz gyroscope bandwidth (an assumption for both); the BMM150's
-        // field noise is not given there: 0.6 µT assumed, as for the AK8963.
+        // `mode = amg` runs it in AMG instead: the same three sensors, uncalibrated, no fusion
+        // (nothing learned, so no profile taken). Its stored profile is written back at start
+        // (BNO055Reader saves it). Noise: BST-BNO055-DS000-14 §1.2 (accelerometer 150 µg/√Hz,
+        // gyroscope 0.014 °/s/√Hz) at the fusion modes' fixed 32 Hz gyroscope bandwidth (an
+        // assumption for both); the BMM150's field noise is not given there: 0.6 µT assumed, as
+        // for the AK8963.
         "bno055": ChipFamily(open: { bus, chip throws(ChipError) in
             var configuration = BNO055Driver<BoardBus>.Configuration()
+            configuration.mode = chip.mode == .amg ? .accelerometerMagnetometerGyroscope : .nineDegreesOfFreedom
             configuration.calibrationProfile = chip.storedProfile.flatMap { BNO055CalibrationProfile(values: $0) }
             return BNO055Reader(try BNO055Driver(bus: bus, address: chip.address, configuration: configuration), label: chip.label)
         }, emulate: { chip, senses in
@@ -73,7 +76,7 @@ struct ChipFamily: Sendable {
         }, emulate: { chip, senses in .inertial(LSM6DSXEmulator(address: chip.address, motion: senses.inertial)) },
            noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 52)),  // DS12814 table 3, ODR / 2
         // The same chips read through their tagged FIFO (LSM6DSO/LSM6DSOX, ISM330DHCX, LSM6DSV16X;
-        // the LSM6DS3/DS3TR-C have none: `lsm6dsx` polls them). `lsm6dsx-fifo` is emulated as
+        // the LSM6DS3/DS3TR-C's untagged one is `lsm6ds3-fifo`'s). `lsm6dsx-fifo` is emulated as
         // an LSM6DSOX, `lsm6dsv16x` as an LSM6DSV16X (WHO_AM_I 0x70, its own register map); on
         // a real bus both open whichever tagged-FIFO variant answers. The LSM6DSV16X's noise:
         // the LSM6DSOX's figures assumed (its datasheet's table to be read in).
@@ -83,6 +86,14 @@ struct ChipFamily: Sendable {
         "lsm6dsv16x": ChipFamily(open: openLSM6DSXFIFO, emulate: { chip, senses in
             .inertial(LSM6DSXEmulator(address: chip.address, whoAmI: 0x70, motion: senses.inertial))
         }, noise: SensorNoise(accelerometerDensity: 70e-6, gyroscopeDensity: 0.0038, bandwidth: 60)),
+        // The LSM6DS3 / LSM6DS3TR-C through their pattern FIFO, emulated as an LSM6DS3TR-C
+        // (WHO_AM_I 0x6A); on a real bus either opens. Noise: 90 µg/√Hz and 7 mdps/√Hz at
+        // ODR / 2, the LSM6DS3 figures the LSM9DS1 row below borrows (an assumption: the
+        // LSM6DS3TR-C datasheet's own table is still to be read in).
+        "lsm6ds3-fifo": ChipFamily(open: { bus, chip throws(ChipError) in
+            FIFOReader(try LSM6DS3FIFODriver(bus: bus, address: chip.address, rateHertz: chip.rateHertz ?? 100), label: chip.label)
+        }, emulate: { chip, senses in .inertial(LSM6DSXEmulator(address: chip.address, whoAmI: 0x6A, motion: senses.inertial)) },
+           noise: SensorNoise(accelerometerDensity: 90e-6, gyroscopeDensity: 0.007, bandwidth: 52)),
         // The LSM9DS1 datasheet gives no noise densities: the LSM6DS3's (90 µg/√Hz, 7 mdps/√Hz),
         // an assumption of this project, at the 59.5 Hz rate's 19 Hz bandwidth.
         "lsm9ds1": ChipFamily(open: { bus, chip throws(ChipError) in
@@ -160,6 +171,7 @@ struct ChipFamily: Sendable {
         "lsm6dsx": [.accelerometer, .gyroscope],
         "lsm6dsx-fifo": [.accelerometer, .gyroscope],
         "lsm6dsv16x": [.accelerometer, .gyroscope],
+        "lsm6ds3-fifo": [.accelerometer, .gyroscope],
         "lsm9ds1": [.accelerometer, .gyroscope],
         "lsm9ds1-magnetometer": [.magnetometer],
         "lis3mdl": [.magnetometer],

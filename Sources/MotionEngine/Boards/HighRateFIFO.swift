@@ -28,8 +28,10 @@ public struct HighRateFIFO: Sendable, Equatable {
     /// - LSM6DSO/LSM6DSOX/ISM330DHCX (`lsm6dsx-fifo`): 1666 Hz and LSM6DSV16X: 1920 Hz, the
     ///   highest ODRs in `LSM6DSXTable` (both sensors batched at the ODR, so every time slot
     ///   holds both; 512 or 511 words are 150 or 133 ms of frames, many 10 ms drains).
+    /// - LSM6DS3/LSM6DS3TR-C (`lsm6ds3-fifo`): 1666 Hz, the same table's top (ODR_FIFO takes the
+    ///   ODR codes; 341 frames are 205 ms).
     public static let highestRateHertz: [String: Int] = ["mpu6050": 1000, "mpu9250": 1000, "bmi160": 1600,
-                                                         "lsm6dsx-fifo": 1666, "lsm6dsv16x": 1920]
+                                                         "lsm6dsx-fifo": 1666, "lsm6dsv16x": 1920, "lsm6ds3-fifo": 1666]
 
     /// The board's first chip with a FIFO driver, run at its highest rate; nil when the board has
     /// none (no batched sensors on it).

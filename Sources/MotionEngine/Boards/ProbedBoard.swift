@@ -21,7 +21,7 @@ public enum ProbedBoard {
     /// The drivers of chips with an accelerometer and a gyroscope: without one, a board gives
     /// neither device motion nor steps, so a probe that finds none is reported, not used.
     public static let imuDrivers: Set<String> = ["mpu6050", "mpu9250", "icm20948", "bno08x", "bno055", "bmi160", "lsm9ds1", "lsm6dsx",
-                                                   "lsm6dsx-fifo", "lsm6dsv16x"]
+                                                   "lsm6dsx-fifo", "lsm6dsv16x", "lsm6ds3-fifo"]
 
     /// The N of every /dev/i2c-N under `devices`, ascending.
     public static func linuxBuses(devices: String = "/dev") -> [Int] {

@@ -11,7 +11,7 @@ import TestSupport
                      "sim-gy-521", "sim-gy-521-bmp280", "sim-sense-hat", "sim-bmi160-bmp280", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
                      "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l",
                      "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x", "sim-bno055",
-                     "lsm6dsv16x-lis3mdl", "sim-lsm6dsv16x-lis3mdl"] {
+                     "lsm6dsv16x-lis3mdl", "sim-lsm6dsv16x-lis3mdl", "lsm6ds3trc-lis3mdl", "sim-lsm6ds3trc-lis3mdl"] {
             let board = try BoardDescription.load(path: "\(ProjectPaths.root)/boards/\(name).board")
             #expect(!board.chips.isEmpty, "\(name)")
             // Every simulated board runs: its emulators come up and the drivers read them.
@@ -53,6 +53,9 @@ import TestSupport
         ("driver = x\n", "f.board:1: \"driver\" outside a [chip …] section"),
         ("board = b\n[chip a]\ndriver = mpu6050\ndriver = bmp280\n", "f.board:4: \"driver\" is set twice"),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\n[chip a]\n", "f.board:6: a second chip named \"a\""),
+        ("board = b\n[chip a]\ndriver = bno055\nbus = i2c-1\naddress = 0x28\nmode = ndfo\n", "f.board:6: mode \"ndfo\" is not \"ndof\" or \"amg\""),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\nmode = amg\naddress = 0x68\n", "f.board:5: \"mode\" applies only to bno055 chips"),
+        ("board = b\n[chip a]\ndriver = bno055\nbus = i2c-1\naddress = 0x28\nmode = amg\nchip-fusion = on\n", "f.board:7: chip-fusion = on with mode = amg"),
     ]
 
     @Test(arguments: 0..<cases.count)

@@ -4,9 +4,9 @@ import MotionAlgorithms
 import Testing
 import TestSupport
 
-/// The LSM6DSx tagged-FIFO families (`lsm6dsx-fifo`, `lsm6dsv16x`) in the board runtime: read
-/// on the emulated INT1 pin or polled in bursts, a reset mid-stream recovered, an overrun
-/// counted as lost samples.
+/// The LSM6DSx FIFO families (`lsm6dsx-fifo`, `lsm6dsv16x`: the tagged FIFO; `lsm6ds3-fifo`: the
+/// LSM6DS3TR-C's pattern FIFO) in the board runtime: read on the emulated INT1 pin or polled in
+/// bursts, a reset mid-stream recovered, an overrun counted as lost samples.
 @Suite struct LSM6DSXFIFOBoardTests {
     static func board(_ driver: String, rate: Int, interrupt: Bool) throws -> BoardRuntime {
         let text = """
@@ -22,9 +22,10 @@ import TestSupport
         return try BoardRuntime(try BoardFileParser.parse(text, path: "sim.board"), root: ProjectPaths.root, speed: 0)
     }
 
-    /// (driver, rate asked, period of the ODR it gets): 104 Hz on the LSM6DSO map, 120 Hz on
-    /// the LSM6DSV16X's, both truncated to whole ns.
-    static let families: [(driver: String, rate: Int, period: Int64)] = [("lsm6dsx-fifo", 104, 9_615_384), ("lsm6dsv16x", 120, 8_333_333)]
+    /// (driver, rate asked, period of the ODR it gets): 104 Hz on the LSM6DSO map (and the
+    /// LSM6DS3's), 120 Hz on the LSM6DSV16X's, truncated to whole ns.
+    static let families: [(driver: String, rate: Int, period: Int64)] = [("lsm6dsx-fifo", 104, 9_615_384), ("lsm6dsv16x", 120, 8_333_333),
+                                                                         ("lsm6ds3-fifo", 104, 9_615_384)]
 
     @Test(arguments: families)
     func everySampleArrivesOnItsEdge(family: (driver: String, rate: Int, period: Int64)) throws {
@@ -62,31 +63,38 @@ import TestSupport
         #expect(emulator.nextDataReadyNanoseconds != nil, "the driver restored the interrupt routing")
     }
 
-    @Test func anOverrunIsCountedAsLostSamples() throws {
-        // A reader that stalls 600 ms at 833 Hz: 500 frames, 1000 words, into 512 words.
-        let runtime = try Self.board("lsm6dsx-fifo", rate: 833, interrupt: false)
+    /// (driver, frames its emulated FIFO keeps): the LSM6DSOX's 512 tagged words, the
+    /// LSM6DS3TR-C's 2046 pattern words.
+    @Test(arguments: [("lsm6dsx-fifo", 256), ("lsm6ds3-fifo", 341)])
+    func anOverrunIsCountedAsLostSamples(driver: String, keptFrames: Int) throws {
+        // A reader that stalls 600 ms at 833 Hz: 500 frames, more than either FIFO holds.
+        let runtime = try Self.board(driver, rate: 833, interrupt: false)
         _ = try DataReadyTests.accelerationTimes(runtime, until: 200_000_000)
         runtime.sessions[0].nextPollNanoseconds = runtime.nowNanoseconds + 600_000_000
         let times = try DataReadyTests.accelerationTimes(runtime, until: 1_000_000_000)
         let status = runtime.status[0]
         #expect(status.overflows == 1, "\(status)")
         let dropped = status.droppedSamples[Int(SensorChannel.accelerometer.rawValue)]
-        // 600 ms is 500 frames at 1.2 ms; the FIFO kept the newest 256: 244 lost, up to a
+        // 600 ms is 500 frames at 1.2 ms; the FIFO kept the newest: the rest lost, up to a
         // 10 ms poll's worth (8 frames) more from where the stall began.
-        #expect((244 - 8...244 + 8 + 2).contains(dropped), "\(dropped) dropped")
+        let lost = 500 - keptFrames
+        #expect((lost - 8...lost + 8 + 2).contains(dropped), "\(driver): \(dropped) dropped")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
     }
 
-    /// Batched sensors: the LSM6DSV16X's FIFO switched to 1920 Hz and back to 120 Hz in place
-    /// (CTRL1/CTRL2, FIFO_CTRL3, a bypass flush), no sample lost or repeated, the magnetometer
-    /// untouched.
-    @Test func theLSM6DSV16XOn1920HertzAndBack() throws {
+    /// Batched sensors: the FIFO switched to its highest rate and back to the board's in place,
+    /// no sample lost or repeated, the magnetometer untouched: the LSM6DSV16X's tagged FIFO at
+    /// 1920 Hz (CTRL1/CTRL2, FIFO_CTRL3, a bypass flush), the LSM6DS3TR-C's pattern FIFO at
+    /// 1666 Hz (CTRL1_XL/CTRL2_G, FIFO_CTRL5 through bypass). Periods: fast, then slow, ns.
+    @Test(arguments: [("sim-lsm6dsv16x-lis3mdl", 1920, 120, Int64(520_833), Int64(8_333_333)),
+                      ("sim-lsm6ds3trc-lis3mdl", 1666, 104, Int64(600_240), Int64(9_615_384))])
+    func onTheHighestRateAndBack(board: String, fastHertz: Int, boardHertz: Int, fast: Int64, slow: Int64) throws {
         let switches = FIFORateSwitchTests()
-        let (run, runtime) = try switches.run(board: "sim-lsm6dsv16x-lis3mdl.board", fastHertz: 1920, boardHertz: 120)
-        #expect(run.periods == [520_833, 8_333_333])
-        switches.checkAccelerometer(run, slow: 8_333_333, fast: 520_833, board: "sim-lsm6dsv16x-lis3mdl")
+        let (run, runtime) = try switches.run(board: board + ".board", fastHertz: fastHertz, boardHertz: boardHertz)
+        #expect(run.periods == [fast, slow])
+        switches.checkAccelerometer(run, slow: slow, fast: fast, board: board)
         #expect(runtime.sampleLoss(.accelerometer) == SampleLoss() && runtime.sampleLoss(.gyroscope) == SampleLoss())
         #expect(runtime.status.allSatisfy { $0.recoveries == 0 && $0.overflows == 0 })
-        #expect(HighRateFIFO(board: try BoardDescription.load(path: ProjectPaths.root + "/boards/sim-lsm6dsv16x-lis3mdl.board"))?.rateHertz == 1920)
+        #expect(HighRateFIFO(board: try BoardDescription.load(path: ProjectPaths.root + "/boards/" + board + ".board"))?.rateHertz == fastHertz)
     }
 }

@@ -24,7 +24,7 @@ import TestSupport
     static let boards = ["sim-bmi160-bmp280", "sim-gy-521-bmp280", "sim-gy-521", "sim-lsm6dsox-lis3mdl", "sim-mpu-9250",
                          "sim-sense-hat", "sim-walker", "sim-ms5837", "sim-gy-521-qmc5883l", "sim-gy-521-hmc5883l",
                          "sim-gy-521-lis2mdl", "sim-gy-521-mmc5983ma", "sim-gy-521-bmp388", "sim-icm-20948", "sim-bno08x", "sim-bno055",
-                         "sim-lsm6dsv16x-lis3mdl"]
+                         "sim-lsm6dsv16x-lis3mdl", "sim-lsm6ds3trc-lis3mdl"]
     static let rates = [100, 400, 1000]
 
     static func description(_ board: String, rate: Int? = nil) throws -> BoardDescription {
