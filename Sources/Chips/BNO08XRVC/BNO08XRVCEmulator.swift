@@ -18,6 +18,10 @@ public enum RVCLineFault: Sendable, Equatable {
 /// modelled). The receive queue holds 4096 bytes, as Linux's tty buffer does; bytes past it
 /// are lost (`overrunBytes`).
 ///
+/// At reset, before its first frame, the hub announces itself in text (1000-3927 §5.1: "%Hillcrest
+/// Labs 10003608", "%SW Ver 3.2.x", "%(c) 2017 Hillcrest Laboratories, Inc.", sent here as
+/// printed there, one line each): bytes the driver's scanner skips and counts.
+///
 /// Faults: `inject` (dropped bytes, a bad checksum, garbage) for the next frame; `stalled`
 /// (the line carries nothing: a loose wire; the hub runs on, so its index jumps when the
 /// line comes back); `stuckOutput` (frames repeat the last values, their index still counting).
@@ -43,8 +47,12 @@ public final class BNO08XRVCEmulator: ByteStream, EmulatedChip {
     private var index: UInt8 = 0
     private var lastFrame: RVCFrame?
 
+    /// The start-up announcement (§5.1), sent once before the first frame.
+    public static let announcement = Array("%Hillcrest Labs 10003608\n%SW Ver 3.2.x\n%(c) 2017 Hillcrest Laboratories, Inc.\n".utf8)
+
     public init(motion: @escaping MotionSource = { _ in ((0, 0, 9.80665), (1, 0, 0, 0)) }) {
         self.motion = motion
+        queue = Self.announcement
     }
 
     public func inject(_ fault: RVCLineFault) { faults.append(fault) }

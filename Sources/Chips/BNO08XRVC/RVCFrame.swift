@@ -6,7 +6,8 @@
 ///         2     index: +1 per frame, mod 256
 ///         3–8   yaw, pitch, roll: int16 little-endian, 0.01° (yaw and roll ±180°, pitch ±90°)
 ///         9–14  x, y, z acceleration: int16 little-endian, mg
-///         15–17 reserved (0 in the data sheet; CEVA's later notes name the first two MI and MR)
+///         15–17 reserved (0 in 1000-3927; third-party drivers name the first two MI, motion
+///               intent, and MR, motion request: not confirmed in a CEVA document here)
 ///         18    checksum: the sum of bytes 2…17, mod 256
 /// ```
 /// The attitude is the rotations yaw about z, then pitch about y, then roll about x (§1.3.5.2:
