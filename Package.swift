@@ -111,7 +111,7 @@ let package = Package(
                     swiftSettings: strictSwift6),
         .testTarget(name: "LinuxIIOTests", dependencies: ["LinuxIIO"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxGPIOTests", dependencies: ["LinuxGPIO"], swiftSettings: strictSwift6),
-        .testTarget(name: "LinuxSerialTests", dependencies: ["LinuxSerial", "SensorBus"], swiftSettings: strictSwift6),
+        .testTarget(name: "LinuxSerialTests", dependencies: ["LinuxSerial", "SensorBus", "TestSupport"], swiftSettings: strictSwift6),
         .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),

@@ -2,10 +2,12 @@ import Glibc
 import LinuxSerial
 import SensorBus
 import Testing
+import TestSupport
 
 /// The termios port against what a real system gives: a pseudo-terminal (a tty with termios,
-/// like a UART), a path that does not exist, and a device that is no terminal.
-@Suite struct SerialPortTests {
+/// like a UART), a path that does not exist, and a device that is no terminal. Blocking: the
+/// pseudo-terminal's bytes are waited for in 1 ms sleeps.
+@Suite(.blocking) struct SerialPortTests {
     /// A pseudo-terminal pair: the master end (write here, as the hub would) and the slave's path.
     final class PseudoTerminal {
         let master: Int32

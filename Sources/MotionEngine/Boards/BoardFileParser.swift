@@ -20,7 +20,7 @@
 /// chip-fusion = on        # bno08x, bno08x-rvc, bno055 only: also pass on the chip's own attitude, steps, classes (default off)
 /// ```
 public enum BoardFileParser {
-    /// The chip registry's names (`ChipFamily.all`), sorted for messages.
+    /// The chip registries' names (`ChipFamily.all`, `SerialChipFamily.all`), sorted for messages.
     public static let knownDrivers: [String] = (Array(ChipFamily.all.keys) + SerialChipFamily.all.keys).sorted()
 
     public static func parse(_ text: String, path: String) throws(BoardError) -> BoardDescription {
