@@ -58,8 +58,10 @@ let package = Package(
         .target(name: "LinuxI2C", dependencies: ["SensorBus", "CLibI2C"], swiftSettings: strictSwift6),
         .target(name: "LinuxIIO", dependencies: ["CLibIIO"], swiftSettings: strictSwift6),
         .target(name: "LinuxGPIO", dependencies: ["CLibGPIOD"], swiftSettings: strictSwift6),
+        // A UART through POSIX termios (Glibc only): the BNO08x's UART-RVC stream.
+        .target(name: "LinuxSerial", dependencies: ["SensorBus"], swiftSettings: strictSwift6),
         .target(name: "Chips", dependencies: ["SensorBus", "FixedPoint", "MotionAlgorithms"], swiftSettings: strictSwift6),
-        .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO", "LinuxGPIO", "Geomagnetism"],
+        .target(name: "MotionEngine", dependencies: ["FixedPoint", "MotionAlgorithms", "Recordings", "SensorBus", "Chips", "LinuxI2C", "LinuxIIO", "LinuxGPIO", "LinuxSerial", "Geomagnetism"],
                 swiftSettings: strictSwift6),
         // The motion manager's engine-facing core, shared by the Swift and C APIs: one engine thread
         // per board, subscriptions at their intervals, pull storage, start/stop. No Foundation
@@ -109,6 +111,7 @@ let package = Package(
                     swiftSettings: strictSwift6),
         .testTarget(name: "LinuxIIOTests", dependencies: ["LinuxIIO"], swiftSettings: strictSwift6),
         .testTarget(name: "LinuxGPIOTests", dependencies: ["LinuxGPIO"], swiftSettings: strictSwift6),
+        .testTarget(name: "LinuxSerialTests", dependencies: ["LinuxSerial", "SensorBus", "TestSupport"], swiftSettings: strictSwift6),
         .testTarget(name: "GeomagnetismTests", dependencies: ["Geomagnetism", "TestSupport"], swiftSettings: strictSwift6),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CLibI2C", "CLibIIO", "CLibGPIOD", "CZlib"],
                     swiftSettings: strictSwift6),

@@ -286,6 +286,17 @@ stream_prints_a_fusion_chips_own_outputs() {
 }
 check "stream --chip-fusion prints a BNO08x's own attitude, steps and classes, --status its driver's counters" stream_prints_a_fusion_chips_own_outputs
 
+stream_reads_a_bno08x_in_uart_rvc_mode() {
+    "$motionctl" stream --board boards/sim-bno08x-rvc.board --chip-fusion --status --speed 0 --duration 1 --interval 0.5 >"$work/rvc.txt" || return 1
+    # Its frames' attitude (synthetic:tumble has turned by 0.5 s), one per frame, none spoiled;
+    # no gyroscope, so device motion is refused with the reason.
+    grep -qE '^ +0\.500  imu +[0-9.-]+ +[0-9.-]+ +[0-9.-]+ +- ' "$work/rvc.txt" &&
+        grep -qE '^    driver: 100 chip-fusion readings, 100 frames, 0 frames lost, 0 checksum errors' "$work/rvc.txt" &&
+        ! "$motionctl" stream --board boards/sim-bno08x-rvc.board --device-motion --speed 0 --duration 1 2>"$work/err" &&
+        grep -q "has no gyroscope, which device motion needs" "$work/err"
+}
+check "stream reads a BNO08x in UART-RVC mode: its attitude per frame, its line counters; device motion refused (no gyroscope)" stream_reads_a_bno08x_in_uart_rvc_mode
+
 record_from_a_simulated_board() {
     "$motionctl" record --board boards/sim-sense-hat.board --speed 0 --duration 2 --out "$work/hat.csv.gz" || return 1
     "$motionctl" info "$work/hat.csv.gz" >"$work/hat.txt" || return 1

@@ -23,9 +23,14 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     /// speaks SHTP): another chip at the address, or a bus returning junk.
     case unexpectedPackets(chip: String, bus: String, address: UInt8, what: String)
 
+    /// The serial line failed (the serial error says which device and why).
+    case serial(SerialError)
+
     public var description: String {
         switch self {
         case .bus(let error):
+            return error.description
+        case .serial(let error):
             return error.description
         case .unexpectedIdentity(let chip, let bus, let address, let register, let expected, let found):
             let expectedText = expected.map(hex).joined(separator: " or ")

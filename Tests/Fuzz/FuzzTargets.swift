@@ -20,6 +20,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case iio
     case chips
     case chipMS5837 = "chip-ms5837"
+    case uartRVC = "uart-rvc"
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -35,6 +36,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .iio: IIOTargets.sysfs(bytes)
         case .chips: ChipTargets.registerBytes(bytes, includingMS5837: false)
         case .chipMS5837: ChipTargets.registerBytes(bytes, includingMS5837: true)
+        case .uartRVC: SerialTargets.rvcStream(bytes)
         }
     }
 }

@@ -46,6 +46,7 @@ enum Seeds {
         let chips = ChipTargets.seeds()
         save(chips.chips, "chips", folder)
         save(chips.ms5837, "chip-ms5837", folder)
+        save(SerialTargets.seeds(), "uart-rvc", folder)
     }
 
     private static func save(_ inputs: [[UInt8]], _ target: String, _ folder: String) {

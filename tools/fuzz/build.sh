@@ -46,13 +46,13 @@ module() {
 
 echo "==> fuzz harness: modules (swiftc -sanitize=fuzzer,address)"
 # In dependency order (Package.swift).
-for name in FixedPoint MotionAlgorithms Recordings SensorBus LinuxI2C LinuxIIO LinuxGPIO Chips Geomagnetism MotionEngine \
+for name in FixedPoint MotionAlgorithms Recordings SensorBus LinuxI2C LinuxIIO LinuxGPIO LinuxSerial Chips Geomagnetism MotionEngine \
             Locking MotionDaemonProtocol MotionDaemonClient MotionManagerCore MotionHistory MotionDaemon MotionMQTT; do
     module "$name"
 done
 echo "  ocm-fuzz"
 objects=()
-for name in FixedPoint MotionAlgorithms Recordings SensorBus LinuxI2C LinuxIIO LinuxGPIO Chips Geomagnetism MotionEngine \
+for name in FixedPoint MotionAlgorithms Recordings SensorBus LinuxI2C LinuxIIO LinuxGPIO LinuxSerial Chips Geomagnetism MotionEngine \
             Locking MotionDaemonProtocol MotionDaemonClient MotionManagerCore MotionHistory MotionDaemon MotionMQTT; do
     objects+=("$out/$name.o")
 done

@@ -28,7 +28,7 @@ while (($#)); do
     esac
 done
 ((${#targets[@]})) || targets=(wire-daemon wire-client mqtt-binary-payload mqtt-message recording board-file calibration policy
-                              mqtt-configuration iio chips chip-ms5837)
+                              mqtt-configuration iio chips chip-ms5837 uart-rvc)
 cd "$root"
 if [ "$build" = yes ] || [ ! -x "$out/ocm-fuzz" ]; then "$here/build.sh" "$out"; fi
 fuzzer="$out/ocm-fuzz"

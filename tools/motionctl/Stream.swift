@@ -123,6 +123,12 @@ struct Stream: ParsableCommand {
     /// gravity and user acceleration in g.
     private func streamDeviceMotion(_ runtime: BoardRuntime, _ description: BoardDescription) throws {
         let frame = AttitudeReferenceFrame(rawValue: frame)!  // validated
+        // Without a gyroscope (a BNO08x in UART-RVC mode) the estimator would never start: say so.
+        guard description.channels.contains(.gyroscope) else {
+            let fusing = description.chips.contains { $0.chipFusion }
+            throw ValidationError("\(board) has no gyroscope, which device motion needs (its chips: \(description.chips.map(\.driver).joined(separator: ", ")))"
+                                  + (fusing ? "; its chip's own attitude: motionctl stream --chip-fusion" : ""))
+        }
         guard frame == .xArbitraryZVertical || description.channels.contains(.magnetometer) else {
             throw ValidationError("\(board) has no magnetometer, so only x-arbitrary-z-vertical is available (its chips: \(description.chips.map(\.driver).joined(separator: ", ")))")
         }

@@ -10,7 +10,7 @@ public struct BoardDescription: Sendable, Equatable {
         /// The driver family: `mpu6050`, `bmp280`.
         public var driver: String
         public var bus: Bus
-        /// 7-bit I2C address (0 for IIO chips, which the kernel addresses).
+        /// 7-bit I2C address (0 for IIO chips, which the kernel addresses, and for chips on a UART).
         public var address: UInt8
         /// The data-ready line (a GPIO line name such as "GPIO17"), if wired.
         public var interruptLine: String?
@@ -32,7 +32,7 @@ public struct BoardDescription: Sendable, Equatable {
         /// the chip starts. From the board's calibration file (`withStoredProfiles`), never from
         /// the board file: it belongs to the one chip, not to every board of the kind.
         public var storedProfile: [Int16]?
-        /// For chips that run their own fusion (bno08x, bno055): whether the runtime passes on
+        /// For chips that run their own fusion (bno08x, bno08x-rvc, bno055): whether the runtime passes on
         /// what they compute (`chip-fusion = on`; `BoardRuntime.onChipFusion`).
         public var chipFusion = false
         /// The chip's operating mode, where its family has several (`mode = ndof | amg`, BNO055
@@ -67,6 +67,9 @@ public struct BoardDescription: Sendable, Equatable {
         /// The chip's kernel IIO driver, through libiio: `device` is the IIO device name
         /// (`lsm9ds1_accel`, `lps25h`), `uri` the context (`local:` or `ip:HOST`).
         case iio(device: String, uri: String)
+        /// A UART the chip streams to unprompted (`bus = serial:/dev/ttyAMA0`), read raw at
+        /// 115200 baud through termios: a BNO08x in UART-RVC mode.
+        case serial(device: String)
     }
 
     /// A signed axis permutation, e.g. `x -y -z` for a chip mounted upside down.

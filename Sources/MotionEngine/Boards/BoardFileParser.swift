@@ -7,7 +7,7 @@
 ///
 /// [chip imu]
 /// driver = mpu6050
-/// bus = i2c-1            # or: emulated, or iio (then: device = IIO NAME, optional uri = ip:HOST)
+/// bus = i2c-1            # or: emulated, iio (then: device = IIO NAME, optional uri = ip:HOST), or serial:/dev/ttyAMA0 (bno08x-rvc)
 /// address = 0x68
 /// interrupt = GPIO17      # optional: the data-ready line's name
 /// mount = x y z           # device x, y, z from chip axes, signed: e.g. "-y x z"
@@ -17,11 +17,11 @@
 /// motion = Tests/Recordings/uci_hapt_exp01_user01_stand_walk.csv.gz   # emulated only
 /// noise = datasheet       # emulated only: the chip's datasheet noise (default) or off
 /// hard-iron = 40 -25 10   # emulated magnetometers only: a constant offset, µT (chip axes)
-/// chip-fusion = on        # bno08x, bno055 only: also pass on the chip's own attitude, steps, classes (default off)
+/// chip-fusion = on        # bno08x, bno08x-rvc, bno055 only: also pass on the chip's own attitude, steps, classes (default off)
 /// ```
 public enum BoardFileParser {
-    /// The chip registry's names (`ChipFamily.all`), sorted for messages.
-    public static let knownDrivers: [String] = ChipFamily.all.keys.sorted()
+    /// The chip registries' names (`ChipFamily.all`, `SerialChipFamily.all`), sorted for messages.
+    public static let knownDrivers: [String] = (Array(ChipFamily.all.keys) + SerialChipFamily.all.keys).sorted()
 
     public static func parse(_ text: String, path: String) throws(BoardError) -> BoardDescription {
         var name: String?
@@ -102,16 +102,22 @@ public enum BoardFileParser {
             bus = .iio(device: try required("device").value, uri: values["uri"]?.value ?? "local:")
         } else if busEntry.value.hasPrefix("i2c-"), let number = Int(busEntry.value.dropFirst(4)), number >= 0 {
             bus = .i2c(number: number)
+        } else if busEntry.value.hasPrefix("serial:/dev/") {
+            bus = .serial(device: String(busEntry.value.dropFirst("serial:".count)))
         } else {
-            throw BoardError(path: path, line: busEntry.line, problem: "bus \"\(busEntry.value)\" is not \"i2c-N\", \"emulated\" or \"iio\"")
+            throw BoardError(path: path, line: busEntry.line,
+                             problem: "bus \"\(busEntry.value)\" is not \"i2c-N\", \"emulated\", \"iio\" or \"serial:/dev/TTY\"")
         }
+        try checkSerial(driver: driver, bus: bus, busLine: busEntry.line, values, path: path)
         for key in ["device", "uri", "capture", "trigger"] where values[key] != nil {
             guard case .iio = bus else {
                 throw BoardError(path: path, line: values[key]!.line, problem: "\"\(key)\" applies only to chips on bus = iio")
             }
         }
         var address: UInt8 = 0
-        if case .iio = bus {
+        if SerialChipFamily.all[driver.value] != nil {
+            // checkSerial refused an address: a UART has none.
+        } else if case .iio = bus {
             if let entry = values["address"] {
                 throw BoardError(path: path, line: entry.line, problem: "an IIO chip has no \"address\": the kernel driver addresses it",
                                  advice: "Name its IIO device instead: device = NAME (see `motionctl iio`).")
@@ -213,7 +219,33 @@ public enum BoardFileParser {
     }
 
     /// The drivers whose chips compute their own attitude.
-    public static let fusingDrivers = ["bno055", "bno08x"]
+    public static let fusingDrivers = ["bno055", "bno08x", "bno08x-rvc"]
+
+    /// A UART chip (bno08x-rvc) sits on `serial:/dev/…` or is emulated, and has no address,
+    /// data-ready line or rate (it streams at its own fixed rate); a serial bus takes only such a chip.
+    private static func checkSerial(driver: (value: String, line: Int), bus: BoardDescription.Bus, busLine: Int,
+                                    _ values: [String: (value: String, line: Int)], path: String) throws(BoardError) {
+        let serialDrivers = SerialChipFamily.all.keys.sorted().joined(separator: ", ")
+        guard SerialChipFamily.all[driver.value] != nil else {
+            if case .serial = bus {
+                throw BoardError(path: path, line: busLine, problem: "driver \"\(driver.value)\" does not stream over a UART",
+                                 advice: "A serial bus takes \(serialDrivers); other chips sit on i2c-N, iio or emulated.")
+            }
+            return
+        }
+        switch bus {
+        case .serial, .emulated: break
+        case .i2c, .iio:
+            throw BoardError(path: path, line: busLine, problem: "driver \"\(driver.value)\" streams over a UART: its bus is serial:/dev/TTY or emulated",
+                             advice: "Write e.g. bus = serial:/dev/ttyAMA0; for the same chip on I2C, use driver = bno08x.")
+        }
+        let refused = ["address": "a chip on a UART has no address",
+                       "interrupt": "a chip on a UART has no data-ready line: the runtime polls it",
+                       "rate": "UART-RVC frames come at a fixed 100 Hz"]
+        for key in refused.keys.sorted() {
+            if let entry = values[key] { throw BoardError(path: path, line: entry.line, problem: "\"\(key)\" does not apply to \(driver.value): \(refused[key]!)") }
+        }
+    }
 
     static func axisMapping(_ text: String, line: Int, path: String) throws(BoardError) -> BoardDescription.AxisMapping {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)

@@ -3,6 +3,7 @@ import FixedPoint
 import LinuxGPIO
 import LinuxI2C
 import LinuxIIO
+import LinuxSerial
 import Recordings
 public import MotionAlgorithms
 import SensorBus
@@ -256,8 +257,7 @@ public final class BoardRuntime {
         case .silent(let nanoseconds):
             session.status.silentEpisodes += 1
             onWarning?("\(chip): no reading for \(Double(nanoseconds / 1_000_000) / 1000) s although it samples every "
-                       + "\(Double(session.reader.samplePeriodNanoseconds / 1000) / 1000) ms: it answers on the bus but produces no data. "
-                       + "Check its power supply; a power-cycle usually brings it back.")
+                       + "\(Double(session.reader.samplePeriodNanoseconds / 1000) / 1000) ms: \(session.reader.silenceExplanation).")
         }
     }
 
@@ -266,9 +266,15 @@ public final class BoardRuntime {
                                 contexts: inout [String: IIOContext]) throws(EngineError) -> ChipSession {
         let reader: any ChipReader
         var emulation: Emulation?
+        if let family = SerialChipFamily.all[chip.driver] {
+            (reader, emulation) = try serialReader(for: chip, family: family, motion: motion)
+            return ChipSession(chip: chip, reader: reader, emulation: emulation, trigger: .timer)
+        }
         switch chip.bus {
         case .iio(let device, let uri):
             reader = try iioReader(for: chip, device: device, uri: uri, contexts: &contexts)
+        case .serial:
+            preconditionFailure("the board parser admits a serial bus only for serial families")  // our bug if reached
         case .emulated, .i2c:
             guard let family = ChipFamily.all[chip.driver] else {
                 preconditionFailure("the board parser admits only known drivers")  // our bug if reached
@@ -288,8 +294,9 @@ public final class BoardRuntime {
                 }
             } else {
                 let emulated = family.emulate(chip, EmulatedSenses(motion: motion, chip: chip, noise: family.noise))
+                guard let emulatedBus = emulated.bus else { preconditionFailure("an I2C family's emulator is its bus") }  // our bug if reached
                 emulation = emulated
-                bus = BoardBus(.emulated(emulated.bus))
+                bus = BoardBus(.emulated(emulatedBus))
             }
             do { reader = try family.open(bus, chip) } catch { throw .chip(label: chip.label, error) }
         }
@@ -302,12 +309,29 @@ public final class BoardRuntime {
             trigger = .timer
         case (_, .emulated):
             trigger = .emulatedPin
+        case (_, .serial):
+            trigger = .timer
         case (let name?, .i2c):
             do { trigger = .line(try DataReadyLine(name: name, consumer: "opencoremotion \(chip.label)")) } catch {
                 throw .gpio(label: chip.label, error)
             }
         }
         return ChipSession(chip: chip, reader: reader, emulation: emulation, trigger: trigger)
+    }
+
+    /// Opens a chip on a UART (its port, or its emulator feeling the board's motion). A UART
+    /// has no data-ready line: the chip is polled.
+    private static func serialReader(for chip: BoardDescription.Chip, family: SerialChipFamily,
+                                     motion: (any MotionSource)?) throws(EngineError) -> (any ChipReader, Emulation?) {
+        switch chip.bus {
+        case .serial(let device):
+            do { return (family.open(BoardSerialLine(.port(try SerialPort(path: device))), chip), nil) } catch {
+                throw .chip(label: chip.label, .serial(error))
+            }
+        default:
+            let emulator = family.emulate(EmulatedSenses(motion: motion, chip: chip, noise: family.noise))
+            return (family.open(BoardSerialLine(.emulated(emulator)), chip), .stream(emulator))
+        }
     }
 
     /// Opens the chip's IIO device (one context per URI), setting its rate if the board asks.

@@ -166,6 +166,7 @@ struct ChipFamily: Sendable {
         "mpu9250": [.accelerometer, .gyroscope],  // its AK8963 is its own chip (ak8963)
         "icm20948": [.accelerometer, .gyroscope, .magnetometer],
         "bno08x": [.accelerometer, .gyroscope, .magnetometer],
+        "bno08x-rvc": [.accelerometer],  // UART-RVC: acceleration and the hub's attitude only
         "bno055": [.accelerometer, .gyroscope, .magnetometer],
         "bmi160": [.accelerometer, .gyroscope],
         "lsm6dsx": [.accelerometer, .gyroscope],
@@ -338,13 +339,18 @@ extension BoardDescription.AxisMapping {
 
 /// A simulated chip: the emulator the driver talks to, and how the runtime runs its clock.
 struct Emulation {
-    /// The emulator as the driver's bus.
-    let bus: any I2CBus
+    /// The emulator as the driver's bus (nil for a chip on a UART).
+    let bus: (any I2CBus)?
     /// The emulator as a chip with a clock and an interrupt pin.
     let chip: any EmulatedChip
     /// Runs the emulator to a board time, first giving it what it must feel then (a
     /// barometer's pressure from the recording).
     let advance: (Int64) -> Void
+
+    /// A UART chip's emulator: no bus, its bytes read through `BoardSerialLine`.
+    static func stream(_ emulator: BNO08XRVCEmulator) -> Emulation {
+        Emulation(bus: nil, chip: emulator, advance: { emulator.advance(to: $0) })
+    }
 
     /// An emulator whose motion source feeds itself.
     static func inertial(_ emulator: some I2CBus & EmulatedChip) -> Emulation {

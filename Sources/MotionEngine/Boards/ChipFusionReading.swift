@@ -7,7 +7,7 @@ public import FixedPoint
 /// file asks for it (`chip-fusion = on`), once per new attitude sample of the chip.
 ///
 /// Every field the chip does not have is nil: a BNO055 has no step counter or classifiers, a
-/// BNO08x no CALIB_STAT.
+/// BNO08x no CALIB_STAT, a BNO08x in UART-RVC mode nothing but its attitude.
 public struct ChipFusionReading: Sendable, Equatable {
     /// The chip's label in the board file.
     public var label: String
@@ -16,6 +16,7 @@ public struct ChipFusionReading: Sendable, Equatable {
     public var timestampNanoseconds: Int64
     /// Unit quaternion, Q2.30: device axes (the board's `mount` applied) → the chip's own
     /// reference frame. A BNO08x's rotation vector (gyroscope, accelerometer and magnetometer);
+    /// in UART-RVC mode its frame's yaw, pitch and roll (0.01° steps, yaw from the hub's reset);
     /// a BNO055's QUA_DATA in NDOF. The frame is the chip's, not one of `AttitudeReferenceFrame`'s:
     /// compare rotations between two times, or align the frames first.
     public var attitude: Quaternion

@@ -28,11 +28,16 @@ protocol ChipReader: AnyObject {
     /// What the driver counts beyond recoveries and overflows (a BNO08x's lost packets), for
     /// `ChipStatus.driverCounters`.
     var driverCounters: [ChipCounter] { get }
+    /// Why a chip that gives no readings is silent and what to do, for the runtime's warning.
+    var silenceExplanation: String { get }
 }
 
 extension ChipReader {
     var overflows: Int { 0 }
     var driverCounters: [ChipCounter] { [] }
+    var silenceExplanation: String {
+        "it answers on the bus but produces no data. Check its power supply; a power-cycle usually brings it back"
+    }
     func samplePeriodNanoseconds(of channel: SensorChannel) -> Int64 { samplePeriodNanoseconds }
 }
 

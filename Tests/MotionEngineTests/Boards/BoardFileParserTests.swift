@@ -29,7 +29,7 @@ import TestSupport
 
     static let cases: [(text: String, message: String)] = [
         ("board = b\n[chip a]\ndriver = lsm303\nbus = i2c-1\naddress = 0x68\n", "f.board:3: unknown driver \"lsm303\""),
-        ("board = b\n[chip a]\ndriver = mpu6050\nbus = spi-0\naddress = 0x68\n", "f.board:4: bus \"spi-0\" is not \"i2c-N\", \"emulated\" or \"iio\""),
+        ("board = b\n[chip a]\ndriver = mpu6050\nbus = spi-0\naddress = 0x68\n", "f.board:4: bus \"spi-0\" is not \"i2c-N\", \"emulated\", \"iio\" or \"serial:/dev/TTY\""),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 104\n", "f.board:5: address \"104\" is not a 7-bit I2C address"),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\n", "f.board:2: chip \"a\" has no \"address\""),
         ("board = b\n[chip a]\ndriver = mpu6050\nbus = i2c-1\naddress = 0x68\nmount = x x z\n", "f.board:6: mount \"x x z\" must name each of x, y, z once"),
