@@ -20,8 +20,9 @@ public import FixedPoint
 ///    of the last step is credited at once while the rhythm holds (≥ 0.3). Two candidates in a
 ///    row without it (a device handled rather than carried) or 2 s without a step end the bout.
 ///    Inside a bout, a gap of two or three intervals is filled with the steps too weak to be
-///    candidates (a U-turn), and one not filled leaves the rhythm as it was (a step missed). A bout starts at its first step, not at the weight shift before it
-///    (a first candidate over 20 % sooner than the rhythm). Within 10 s of a walk, three regular
+///    candidates (a U-turn), and one not filled leaves the rhythm as it was (a step missed). A
+///    bout starts at its first step, not at the weight shift before it (a first candidate over
+///    20 % sooner than the rhythm). Within 10 s of a walk, three regular
 ///    candidates resume it (`isResuming`). With a gyroscope, candidates whose periodicity a turn
 ///    broke are kept for the walk's resumption, and a walk's closing step is found by the
 ///    trunk's yaw swing (`TrunkYawSwing`).
@@ -75,8 +76,8 @@ public struct StepDetector: Sendable {
     /// step (see `isVibration`); 0: no such test.
     public var vibrationRatioPercent = 250
     /// Whether a candidate at the bout's rhythm continues the bout whatever the periodicity and
-    /// the bounce say, or only with them, see `continueBout`. (Bools: a byte each, where the
-    /// Cortex-M0 image has 4 bytes of RAM to spare.)
+    /// the bounce say, or only with them, see `continueBout`. (Bools, a byte each: the Cortex-M0
+    /// image's RAM is all but full, docs/firmware.md.)
     public var rhythmKeeps = false
     /// Whether a gap of two or three of the bout's intervals that is not filled in leaves the
     /// bout's rhythm as it was, or pulls it like any interval, see `continueBout`.
@@ -314,7 +315,8 @@ public struct StepDetector: Sendable {
         // Only at a walking rhythm (up to 2.5 steps/s: running steps are strong and not missed)
         // that held for the two intervals before the gap: a bout confirmed on a wrong rhythm (a
         // hand's jitter at twice the cadence) would fill in steps never taken.
-        let missed = regularIntervals >= 2 && boutInterval >= shortestFilledInterval ? missedSteps(in: interval) : 0
+        let gap = boutInterval >= shortestFilledInterval ? missedSteps(in: interval) : 0
+        let missed = regularIntervals >= 2 ? gap : 0
         if isRegular(interval, around: boutInterval, within: 2) {
             regularIntervals += 1
         } else if missed == 0 {
@@ -331,7 +333,7 @@ public struct StepDetector: Sendable {
         // Followed, one such gap pulled a cane walker's rhythm from 0.7 s to 0.9 s, and the
         // steps at the true rhythm then failed the periodicity at the false one: 6 s lost.
         let stride = interval / (missed + 1)
-        let gapLeft = missed == 0 && gapKeepsRhythm && boutInterval >= shortestFilledInterval && missedSteps(in: interval) > 0
+        let gapLeft = gap > 0 && missed == 0 && gapKeepsRhythm
         if stride >= minimumInterval, stride <= maximumInterval, !gapLeft { boutInterval += (stride - boutInterval) / 4 }
         lastStep = time
         output(.step(time))
