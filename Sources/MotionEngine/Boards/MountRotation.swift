@@ -7,11 +7,10 @@ extension BoardDescription.AxisMapping {
     /// or ±1, rounded once to Q2.30.
     public var rotation: Quaternion? {
         // The matrix M with device = M · chip: row i has sign i in column index i.
-        var m = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
-        for (row, axis) in axes.enumerated() { m[row][axis.index] = Double(axis.sign) }
-        let determinant = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-        guard determinant > 0 else { return nil }
+        var matrix = Matrix3(m: Array(repeating: 0, count: 9))
+        for (row, axis) in axes.enumerated() { matrix[row, axis.index] = Double(axis.sign) }
+        guard matrix.determinant > 0 else { return nil }
+        let m = (0..<3).map { row in (0..<3).map { matrix[row, $0] } }
         // Shepperd's method: divide by the largest of 4w², 4x², 4y², 4z² (here ≥ 1).
         let trace = m[0][0] + m[1][1] + m[2][2]
         let q: (w: Double, x: Double, y: Double, z: Double)
