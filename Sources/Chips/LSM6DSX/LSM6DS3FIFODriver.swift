@@ -123,7 +123,7 @@ public final class LSM6DS3FIFODriver<Bus: I2CBus>: LSM6DSXFIFOBase<Bus>, FIFOIne
             let waiting = (status.words - realign) / LSM6DS3FIFORegister.patternWords
             frames = min(waiting, readings.count / 2)
             // The newest frame waiting is the one taken at `nowNanoseconds`; when the buffer takes
-            // fewer (341 frames are more than the engine's 256 per read), these are the oldest.
+            // fewer (a caller's buffer shorter than the FIFO's 341 frames), these are the oldest.
             let newest = nowNanoseconds - Int64(waiting - frames) * samplePeriodNanoseconds
             let accelerometerLSB = settings.accelerometerScale.nanoUnitsPerLSB, gyroscopeLSB = settings.gyroscopeScale.nanoUnitsPerLSB
             result.readings = try drainFrames(frames, samplePeriodNanoseconds: samplePeriodNanoseconds, nowNanoseconds: newest, into: readings,
