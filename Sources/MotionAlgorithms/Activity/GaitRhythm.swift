@@ -22,6 +22,13 @@ public import FixedPoint
 /// best per stride, but its steps repeat too; the step period, not the stride's, gives the
 /// cadence).
 ///
+/// A ring still filling (the first 4 s after a start) is read already, at the lags that leave as
+/// many samples in the overlap as a full ring leaves at its longest check (twice 1.32 s: 34
+/// samples, 1.36 s), with the step period's double among them: a device started on a walker (a
+/// recording begun mid-walk) sees the rhythm as soon as two steps and that overlap are in, not
+/// only once 4 s are (phone_attitude's swinging hand: from 3.5 s instead of 4 s). No
+/// correlation is computed on fewer samples than a full ring already accepts.
+///
 /// Q32.32 arithmetic, no allocation; builds as Embedded Swift.
 public struct GaitRhythm: Sendable {
     static let length = 100
@@ -29,6 +36,9 @@ public struct GaitRhythm: Sendable {
     static let sampleNanoseconds: Int64 = 40_000_000
     static let shortestLag = 6    // 0.24 s: 250 steps/min
     static let longestLag = 33    // 1.32 s: a stride at 91 steps/min, a step at 45
+    /// 34 samples (1.36 s): the least overlap a full ring leaves for a check (at twice the
+    /// longest lag); a ring still filling is read at the lags that leave at least as much.
+    static let shortestOverlap = length - 2 * longestLag
 
     private var ring = InlineArray<100, Int32>(repeating: 0)  // band-passed |a|, m/s² Q16.16
     private var next = 0
@@ -84,19 +94,22 @@ public struct GaitRhythm: Sendable {
         if filled < Self.length { filled &+= 1 }
     }
 
-    /// The best normalised autocorrelation at a gait lag (0…1; 0 until the ring is full or when
-    /// |a| holds still) and the step period (s; 0 without a rhythm). Changes nothing: `mutating`
+    /// The best normalised autocorrelation at a gait lag (0…1; 0 while the ring holds too few
+    /// samples for two step periods and the shortest overlap, or when |a| holds still) and the step period (s; 0 without a rhythm). Changes nothing: `mutating`
     /// only so the ring is read in place (no copy on the stack).
     @inline(never)
     public mutating func evaluate() -> (correlation: Q32_32, stepPeriodSeconds: Q32_32) {
-        guard filled == Self.length else { return (.zero, .zero) }
+        // The longest lag read: its overlap is at least what a full ring leaves at its longest
+        // check (full: 66, twice the longest lag; every lag as before).
+        let lastLag = filled - Self.shortestOverlap
+        guard lastLag >= 2 * Self.shortestLag else { return (.zero, .zero) }
         var best = Q32_32.zero, lowest = Q32_32.one
         // The step peak: the first peak, replaced by a later one only when that is clearly
         // (more than the margin) higher: a stride's repeat a little better than a step's keeps
         // the step.
         var stepLag = 0, stepValue = Q32_32.zero
         var previous = Q32_32.zero, beforePrevious = Q32_32.zero, lowestBeforePrevious = Q32_32.one
-        for lag in 1...(Self.longestLag + 1) {
+        for lag in 1...min(Self.longestLag + 1, lastLag) {
             let r = correlation(atLag: lag)
             // `previous` (at lag − 1) is a local peak when it is at least its neighbours.
             let peakLag = lag - 1
@@ -116,7 +129,7 @@ public struct GaitRhythm: Sendable {
             beforePrevious = previous
             previous = r
         }
-        guard stepLag > 0 else { return (.zero, .zero) }
+        guard stepLag > 0, 2 * stepLag <= lastLag else { return (.zero, .zero) }
         // A rhythm repeats at two periods as well as at one; a damped random bounce (a car on
         // its suspension) does not: its sample correlation at one period may reach 0.6 over a
         // few seconds, at two it has decayed (e^(−4πζ) ≈ 0.02 for ζ = 0.3). The rhythm's
@@ -133,10 +146,11 @@ public struct GaitRhythm: Sendable {
     @inline(never)
     private mutating func correlation(atLag lag: Int) -> Q32_32 {
         let ring = ring.span
-        var index = next + lag < Self.length ? next + lag : next + lag - Self.length  // newer sample
-        var delayed = next                                                               // lag older
+        // The oldest sample: `next` once the ring is full, else the first slot.
+        var delayed = filled == Self.length ? next : 0                                   // lag older
+        var index = delayed + lag < Self.length ? delayed + lag : delayed + lag - Self.length  // newer sample
         var cross: Int64 = 0, energyNow: Int64 = 0, energyThen: Int64 = 0
-        for _ in lag..<Self.length {
+        for _ in lag..<filled {
             let x = Int64(ring[index]), y = Int64(ring[delayed])
             cross &+= x &* y
             energyNow &+= x &* x
@@ -144,7 +158,7 @@ public struct GaitRhythm: Sendable {
             index = index + 1 == Self.length ? 0 : index + 1
             delayed = delayed + 1 == Self.length ? 0 : delayed + 1
         }
-        let overlap = Int64(Self.length - lag)
+        let overlap = Int64(filled - lag)
         let product = Q32_32(rawValue: energyNow / overlap) * Q32_32(rawValue: energyThen / overlap)
         guard product > Self.noiseFloor * Self.noiseFloor else { return .zero }
         return Q32_32(rawValue: cross / overlap) * product.reciprocalSquareRoot
