@@ -346,6 +346,27 @@ import TestSupport
         #expect(abs(seconds - 0.5) <= 0.04, "step period \(seconds) s")
     }
 
+    @Test func gaitRhythmSeesAWalkBeforeItsRingIsFull() {
+        // A walk from the first sample (a device started on a walker), 2 steps/s: at 1.5 s the
+        // ring holds too little for two step periods beside the shortest overlap (no rhythm);
+        // at 2.7 s, 1.3 s short of a full ring, the rhythm and its step period are there.
+        var rhythm = GaitRhythm()
+        func walk(from start: Int, to end: Int) {
+            for index in start..<end {
+                let t = Double(index) / 100
+                rhythm.update(acceleration: FusionVector(x: .zero, y: .zero, z: Q32_32(9.81 + 2 * sin(2 * .pi * 2 * t))),
+                              timeNanoseconds: Int64(index) * 10_000_000)
+            }
+        }
+        walk(from: 0, to: 150)
+        #expect(rhythm.evaluate().correlation == .zero)
+        walk(from: 150, to: 270)
+        let (correlation, period) = rhythm.evaluate()
+        #expect(Double(correlation.rawValue) / 4_294_967_296 >= 0.6)
+        let seconds = Double(period.rawValue) / 4_294_967_296
+        #expect(abs(seconds - 0.5) <= 0.04, "step period \(seconds) s")
+    }
+
     @Test func aPocketRunWhoseStrideRepeatsBestHasTheStepCadence() {
         // A run at 2.8 steps/s in a pocket: each step's impact, plus the thigh's swing once per
         // stride (1.4 Hz), which makes the stride repeat better (r 1.0) than the step (0.6):

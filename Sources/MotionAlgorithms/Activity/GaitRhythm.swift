@@ -95,8 +95,9 @@ public struct GaitRhythm: Sendable {
     }
 
     /// The best normalised autocorrelation at a gait lag (0…1; 0 while the ring holds too few
-    /// samples for two step periods and the shortest overlap, or when |a| holds still) and the step period (s; 0 without a rhythm). Changes nothing: `mutating`
-    /// only so the ring is read in place (no copy on the stack).
+    /// samples for two step periods and the shortest overlap, or when |a| holds still) and the
+    /// step period (s; 0 without a rhythm). Changes nothing: `mutating` only so the ring is read
+    /// in place (no copy on the stack).
     @inline(never)
     public mutating func evaluate() -> (correlation: Q32_32, stepPeriodSeconds: Q32_32) {
         // The longest lag read: its overlap is at least what a full ring leaves at its longest
