@@ -67,8 +67,8 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// with a 9 s time constant; faster magnetometers' extra samples are skipped).
     public var magnetometerInterval = Q32_32(numerator: 1, denominator: 50)
     /// The gyroscope bias learned from the heading's corrections (`MagneticBiasTracking`) is used
-    /// only beyond this, rad/s per device axis (0.5 °/s: round(0.5π/180 × 2³²)): below, the
-    /// corrections' rate is as much the room's field distortions as a bias.
+    /// only beyond this, rad/s of its rate about the vertical (0.5 °/s: round(0.5π/180 × 2³²)):
+    /// below, the corrections' rate is as much the room's field distortions as a bias.
     public var magneticBiasDeadBand = Q32_32(rawValue: 37_480_660)
     /// The slow part of the filter runs at most this often, s (50 Hz): the rest averages (time
     /// constant 0.5 s) and the bias at rest (2 s), the gyroscope bias estimate in motion (time
