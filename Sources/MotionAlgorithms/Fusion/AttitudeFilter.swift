@@ -38,6 +38,9 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// rad/s, device axes.
     public private(set) var bias = Vector.zero
     public private(set) var isResting = false
+    /// Whether the bias has been measured at rest (or was stored): until then the first rest
+    /// takes its average outright (see `detectRestAndEstimateBias`).
+    private var restBiasKnown: Bool
     public private(set) var isMagneticallyDisturbed = false
     public private(set) var hasHeading = false
     /// The reference field strength (µT) and dip angle (rad, positive downwards).
@@ -137,6 +140,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     ///   - gyroscopeBias: a stored gyroscope bias, rad/s: the estimate starts there.
     public init(settings: AttitudeFilterSettings = .init(), magnetometerOffset: Vector = .zero, gyroscopeBias: Vector = .zero) {
         bias = gyroscopeBias
+        restBiasKnown = gyroscopeBias.squaredLength > .zero
         calibratesMagnetometer = settings.magnetometerCalibration
         magnetometerInterval = Scalar(settings.magnetometerInterval)
         calibration = MagnetometerCalibration(initialOffset: magnetometerOffset,
@@ -321,7 +325,19 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
         isResting = restTime >= restMinimumDuration
         guard isResting else { return }
-        bias = clamped(bias.approaching(restGyroscopeMean, by: dt * inverseBiasTime))
+        // The bias is constant: the first rest's average (the gyroscope's 0.5 s mean over a
+        // rest already 1.5 s long) is its best estimate, as a Kalman filter's first measurement
+        // of an unknown constant is taken nearly whole (VQF's rest update). Followed with the
+        // 2 s time constant instead, a rest of 2–3 s before the device moves (RepoIMU's wand)
+        // learned a fifth to a third of a 0.3 °/s bias, and the inclination drifted for the
+        // motion's first seconds. Later rests, or a stored bias, are followed: one rest's
+        // average is not better than an estimate already made.
+        if restBiasKnown {
+            bias = clamped(bias.approaching(restGyroscopeMean, by: dt * inverseBiasTime))
+        } else {
+            bias = clamped(restGyroscopeMean)
+            restBiasKnown = true
+        }
     }
 
     /// In motion, the inclination corrections are what a bias error leaves: integrated, the

@@ -29,6 +29,25 @@ import TestSupport
                 "learned \(learned.x.doubleValue), \(learned.y.doubleValue), \(learned.z.doubleValue)")
     }
 
+    @Test func theFirstRestTakesTheBiasOutrightAndAStoredOneIsOnlyFollowed() {
+        // 2 s still: rest is detected after 1.5 s, and a bias never measured is taken from the
+        // rest's average at once (RepoIMU's wand rests 2–3 s before it moves); followed with
+        // the 2 s time constant it would be a fifth of the way there.
+        let bias = (0.01, -0.02, 0.005)  // rad/s
+        var fresh = FixedPointAttitudeFilter()
+        var stored = FixedPointAttitudeFilter(gyroscopeBias: Self.vector(0.012, -0.018, 0.004))
+        for _ in 0..<200 {
+            fresh.update(gyroscope: Self.vector(bias.0, bias.1, bias.2), accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
+            stored.update(gyroscope: Self.vector(bias.0, bias.1, bias.2), accelerometer: Self.vector(0, 0, 9.81), dt: Self.dt)
+        }
+        #expect(fresh.isResting)
+        #expect(abs(fresh.bias.y.doubleValue - bias.1) < 0.08 * abs(bias.1), "learned \(fresh.bias.y.doubleValue) of \(bias.1) rad/s")
+        // A stored bias (a board's calibration file) is an estimate already: one rest moves it
+        // with the time constant, not to this rest's average.
+        let moved = (stored.bias.y.doubleValue + 0.018) / (bias.1 + 0.018)
+        #expect(moved > 0.05 && moved < 0.5, "the stored bias moved \(moved) of the way")
+    }
+
     @Test func inMotionALargeBiasIsLearnedOnTheRightAxisWhileTheDeviceTurns() {
         // A phone held for texting (rolled 30° about x) by a walker doing laps: turning about the
         // vertical at 0.4 rad/s, its accelerometer shaken by ±1 m/s² (never at rest), its
