@@ -93,8 +93,15 @@ func sleep(until date: Date) async throws {
         let lateUpdates = Arrivals<CMPedometerData>()
         late.startUpdates(from: start, withHandler: lateUpdates.handle)
 
-        // Through the still phase (12…20 s) and into the next bout, then stop.
+        // Through the still phase (12…20 s) and into the next bout until its resume and first
+        // update have come (at about 21 s), then stop. A loaded machine (a sanitizer build
+        // beside other work) runs the board's pipeline late by a second or more: wait for them,
+        // not for a time (at most 60 s: a pipeline that never sends them fails below).
         try await sleep(until: start.addingTimeInterval(22))
+        while events.received.count < 3 || !updates.received.contains(where: { $0.item.endDate > start.addingTimeInterval(19) }),
+              Date() < start.addingTimeInterval(60) {
+            try await Task.sleep(for: .milliseconds(200))
+        }
         pedometer.stopUpdates()
         pedometer.stopEventUpdates()
         late.stopUpdates()
@@ -134,12 +141,15 @@ func sleep(until date: Date) async throws {
         #expect(mid.currentPace != nil && mid.averageActivePace != nil)
 
         // Events: a resume at the first step (≈ 2.1 s), a pause at the last (≈ 11.6 s), a resume
-        // at the next bout's first (≈ 20.1 s), each delivered within about a second.
+        // at the next bout's first (≈ 20.1 s), each delivered within about a second (0.6–1.1 s
+        // here; pedometer.py measures it on real walks). Bounded at 5 s, which only a held
+        // event misses: the pipeline of a loaded machine runs seconds late, and timing claims
+        // belong to the benchmarks.
         let kinds = events.received.map { ($0.item.type, $0.item.date.timeIntervalSince(start), $0.arrived.timeIntervalSince($0.item.date)) }
         #expect(kinds.map(\.0) == [.resume, .pause, .resume], "\(kinds)")
         if kinds.count == 3 {
             #expect(abs(kinds[0].1 - 2.1) < 0.6 && abs(kinds[1].1 - 11.6) < 0.6 && abs(kinds[2].1 - 20.1) < 0.6, "\(kinds)")
-            #expect(kinds.allSatisfy { $0.2 < 1.5 }, "delivery delays \(kinds.map(\.2))")
+            #expect(kinds.allSatisfy { $0.2 < 5 }, "delivery delays \(kinds.map(\.2))")
         }
 
         // The late pedometer's first update already holds the first bout.
