@@ -40,7 +40,7 @@ public struct MagneticBiasTracking<Scalar: FusionScalar>: Sendable {
     /// device axes, unit).
     @inline(__always)  // on the filter's inout self (see AttitudeFilter's `clamped`)
     public func headingChange(vertical: Vector, dt: Scalar) -> Scalar {
-        -beyondDeadBand(vertical.x * bias.x + vertical.y * bias.y + vertical.z * bias.z) * dt
+        -beyondDeadBand(vertical.dot(bias)) * dt
     }
 
     /// One accepted magnetic correction: the heading was `headingError` rad short of the field's,
