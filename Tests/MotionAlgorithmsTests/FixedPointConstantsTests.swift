@@ -25,7 +25,7 @@ import Testing
         #expect(settings.magneticDipThreshold == Q32_32(10.0 * .pi / 180))
         #expect(settings.magneticNormThreshold == Q32_32(0.1))
         #expect(settings.magnetometerInterval == Q32_32(0.02))
-        #expect(settings.slowInterval == Q32_32(0.02))
+        #expect(settings.slowInterval == Q32_32(0.04))
         #expect(settings.restMinimumDuration == Q32_32(1.5))
         #expect(settings.restGyroscopeThreshold * settings.restGyroscopeThreshold == Q32_32((2.0 * .pi / 180) * (2.0 * .pi / 180)))
         for (timeConstant, seconds) in [(settings.magnetometerTimeConstant, 9.0), (settings.restFilterTimeConstant, 0.5),

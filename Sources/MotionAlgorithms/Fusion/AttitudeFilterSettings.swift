@@ -70,14 +70,16 @@ public struct AttitudeFilterSettings: Sendable, Equatable {
     /// only beyond this, rad/s of its rate about the vertical (0.5 °/s: round(0.5π/180 × 2³²)):
     /// below, the corrections' rate is as much the room's field distortions as a bias.
     public var magneticBiasDeadBand = Q32_32(rawValue: 37_480_660)
-    /// The slow part of the filter runs at most this often, s (50 Hz): the rest averages (time
-    /// constant 0.5 s) and the bias at rest (2 s), the gyroscope bias estimate in motion (time
-    /// constant 12…100 s) and the lagged axes it needs (a 3 s low-pass filter), and the
-    /// renormalisation of the integrated gyroscope quaternion (whose steps are unit to θ⁴/192,
-    /// so only rounding moves its norm: < 10⁻⁹ between two). At 286 Hz this runs one sample in
-    /// six. (25 Hz costs 6 % less per sample, the same on BROAD, but 0.007° more inclination
-    /// error on phone_attitude's 100 Hz phones.)
-    public var slowInterval = Q32_32(numerator: 1, denominator: 50)
+    /// The slow part of the filter runs at most this often, s (25 Hz): the rest averages (time
+    /// constant 0.5 s: a step of 0.08 of it) and the bias at rest (2 s), the gyroscope bias
+    /// estimate in motion (time constant 12…100 s) and the lagged axes it needs (a 3 s low-pass
+    /// filter), and the renormalisation of the integrated gyroscope quaternion (whose steps are
+    /// unit to θ⁴/192, so only rounding moves its norm: < 10⁻⁹ between two). At 286 Hz this runs
+    /// one sample in eleven, at a phone's 100 Hz one in four. At 50 Hz it was a sixth of the time
+    /// per sample at 100 Hz (one in two), for 0.007° less inclination error on phone_attitude's
+    /// phones (6.522° against 6.529°) and nothing on BROAD or RepoIMU: at 25 Hz 6D fusion at
+    /// 100 Hz takes under half of VQF's time (docs/accuracy.md).
+    public var slowInterval = Q32_32(numerator: 1, denominator: 25)
     /// Whether the magnetometer's hard-iron offset is estimated online (`MagnetometerCalibration`).
     public var magnetometerCalibration = true
     /// 1σ of the offset before any sample, µT: 300 for an unknown device (a phone's offsets

@@ -75,6 +75,28 @@ import TestSupport
         #expect(error < 1.5, "inclination off by \(error)°")
     }
 
+    /// The inclination quaternion is normalised by Newton steps from the previous sample's
+    /// factor, not by a square root: one while (1 + n_z)/2 moves by under 2⁻¹⁶ a sample, two up
+    /// to 2⁻⁸. A device laid on its side swings the filtered up through 90° in a few seconds
+    /// (moves of 10⁻⁴ to 10⁻³ a sample, the two-step band): the quaternion must stay unit to
+    /// within Q32.32's rounding throughout, as the square root kept it (a single step there
+    /// leaves up to 10⁻⁶).
+    @Test func theInclinationStaysAUnitQuaternionWhileTheFilteredUpSwings() {
+        var filter = AttitudeFilter<Q32_32>()
+        var worst = 0.0
+        for n in 0..<1500 {  // 1 s flat, then 14 s on its side
+            let angle = n < 100 ? 0.0 : Double.pi / 2
+            filter.update(gyroscope: .zero, accelerometer: Self.vector(0, 9.81 * sin(angle), 9.81 * cos(angle)), dt: Self.dt)
+            let q = filter.inclinationQuaternion
+            let norm = (q.w.doubleValue * q.w.doubleValue + q.x.doubleValue * q.x.doubleValue
+                        + q.y.doubleValue * q.y.doubleValue + q.z.doubleValue * q.z.doubleValue).squareRoot()
+            worst = max(worst, abs(norm - 1))
+        }
+        let up = Self.up(filter.attitude6D)
+        #expect(abs(up.1 - 1) < 1e-3, "the device's y axis should point up by now: \(up)")
+        #expect(worst < 2e-9, "inclination quaternion's norm off by \(worst)")
+    }
+
     @Test func aTiltedDeviceIsLevelledAtOnce() {
         var filter = FixedPointAttitudeFilter()
         // Rolled 30° about x: gravity's reaction (specific force, up) in device axes.
