@@ -57,6 +57,21 @@ import TestSupport
         #expect(abs(steps.count - 28) <= 1, "\(steps.count) steps")
     }
 
+    @Test func aDeviceJoltedHarderThanAnyWalkStartsNoWalk() {
+        // Jolted up and down 1.5 times a second with 12 m/s² (1.2 g) of swing: regular, periodic
+        // and along gravity like a walk, but a walking body's acceleration stays within a few
+        // tenths of g. (The detector without the jolt rule counted it as a walk of 30 steps.)
+        let jolted = Self.run(seconds: 20, stepFrequency: 1.5, amplitude: 12)
+        #expect(jolted.isEmpty, "\(jolted.count) steps")
+        // At a runner's cadence the same swing is a runner's steps.
+        let running = Self.run(seconds: 10, stepFrequency: 2.8, amplitude: 12)
+        #expect(abs(running.count - 28) <= 1, "\(running.count) steps of 28")
+        // Two steps over 1 g inside a walk (a bag bumping against the body) end nothing and are
+        // counted with the others.
+        let bumped = Self.run(seconds: 20, stepFrequency: 1.8, amplitude: { $0 == 20 || $0 == 21 ? 12 : 2.5 })
+        #expect(abs(bumped.count - 36) <= 1, "\(bumped.count) steps of 36")
+    }
+
     @Test func aStillDeviceCountsNothing() {
         #expect(Self.run(seconds: 30, stepFrequency: 1, amplitude: 0, noise: 0.1).isEmpty)
     }
