@@ -171,6 +171,23 @@ import TestSupport
         #expect(Self.count(&withoutRule, seconds: 30, frequency: 1.8, vertical: 1.6, sideways: 4.3, rotation: 2) == 0)
     }
 
+    @Test func aDeviceTurnedFasterThanAnyWalkTurnsItStartsNoWalk() {
+        // A bouncing walk's acceleration (2.5 m/s² along gravity, 1.8 steps/s for 30 s: 54
+        // steps) on a device turning at 2 rad/s rms, as an arm or thigh swings it: a walk.
+        var swung = StepDetector()
+        let counted = Self.count(&swung, seconds: 30, frequency: 1.8, vertical: 2.5, rotation: 2)
+        #expect(abs(counted - 54) <= 2, "\(counted) steps of 54")
+        // The same on a device twirled at 6 rad/s rms (BROAD's handled trials: 4–9 rad/s): the
+        // hand's, no walk. (Without the rule every gate passes it: 54 steps.)
+        var twirled = StepDetector()
+        let spun = Self.count(&twirled, seconds: 30, frequency: 1.8, vertical: 2.5, rotation: 6)
+        #expect(spun == 0, "\(spun) steps")
+        // At a runner's cadence the same turning is a runner's arm: 2.8 steps/s for 10 s.
+        var runner = StepDetector()
+        let ran = Self.count(&runner, seconds: 10, frequency: 2.8, vertical: 8, rotation: 6)
+        #expect(abs(ran - 28) <= 2, "\(ran) steps of 28")
+    }
+
     @Test func aRhythmUnderRoadVibrationIsNotAWalk() {
         // A pedalling rhythm at the handlebar (1 m/s² at 2.4 Hz) under 3 m/s² of 8 Hz vibration:
         // the vibration band carries about three times the step band's rms, so no peak is a step.

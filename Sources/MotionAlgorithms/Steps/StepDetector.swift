@@ -154,15 +154,16 @@ public struct StepDetector: Sendable {
     private static var resumingSteps: Int { 3 }
     /// ns: a candidate at least this long after the previous one (a walking cadence, 2 steps a
     /// second or slower; runners step every 0.3–0.4 s) whose step signal swings by more than 1 g
-    /// (`standardGravity`) is the hand's jolt, not a walker's step, and starts no bout. Walking keeps the body's acceleration within a few tenths of g (the ground's force
+    /// (`standardGravity`), or on a device that turns faster than a walk turns it
+    /// (`turnsLikeAHand`), is the hand's handling, not a walker's step, and starts no bout. Walking keeps the body's acceleration within a few tenths of g (the ground's force
     /// stays within 0.7–1.3 body weights); a carried device adds its swing and the heel strike,
     /// which the 3 Hz low-pass mostly removes: of 48 000 candidates credited in the walks of
     /// every dev set (hands, pockets, bags, waist, lower back; about 70 people), 9 came over 1 g
     /// (a purse bumping against the body, 1.2–1.7 g; back pockets and a lower back, 1.02–1.07 g),
     /// all inside walks. A device
     /// shaken or moved to and fro by the hand jolts harder (BROAD's fast translations: 1.3–2.9 g
-    /// every 0.6–1 s) and was counted as a walk. The jolt ends no walk in progress (a bag's bump
-    /// in mid-walk is a step like the others): it only refuses to start one.
+    /// every 0.6–1 s) and was counted as a walk. Neither ends a walk in progress (a bag's bump in
+    /// mid-walk is a step like the others, a quick turn a turn): they only refuse to start one.
     /// (1 g rather than the device's own 1 s mean |a|: shaking raises that mean, and with it
     /// BROAD's handled trials kept 2.8 false steps a minute instead of 2.3.)
     private static var joltInterval: Int64 { 500_000_000 }
@@ -266,9 +267,9 @@ public struct StepDetector: Sendable {
         amplitude = amplitude + (last - amplitude).timesPowerOfTwo(-2)
         let sinceCandidate = lastCandidate == .min ? Int64.max : peakTime - lastCandidate
         lastCandidate = peakTime
-        if !walking, last > Self.standardGravity, sinceCandidate >= Self.joltInterval {
-            // A jolt, not a step (see `joltInterval`): it starts no walk, nor do the candidates
-            // before it.
+        if !walking, sinceCandidate >= Self.joltInterval, last > Self.standardGravity || turnsLikeAHand {
+            // The hand's handling, not a step (see `joltInterval`): it starts no walk, nor do the
+            // candidates before it.
             pendingCount = 0
             return
         }
@@ -527,6 +528,25 @@ public struct StepDetector: Sendable {
         return turnsLikeALimb ? thighVerticalShare : 1000
         #endif
     }
+
+    /// Whether the device turns faster than any walk turns it: the rotation rate's rms over 2 s
+    /// above 5 rad/s. A walker's arm or thigh swings a device through ±25–30° at the stride rate
+    /// (about 2 rad/s rms), a quick turn of the whole body adds π rad/s for a second: the dev
+    /// walks with a gyroscope reach 3.9 rad/s (IPOL's lower back in a turn; 3.7 running with a
+    /// phone in the hand, at a runner's cadence). A device waved, twirled or shaken by the hand
+    /// turns at 4–9 rad/s (BROAD's handled trials). Without a gyroscope (the firmware's step
+    /// stage), never.
+    @inline(__always)  // (see `isStepping`)
+    private var turnsLikeAHand: Bool {
+        #if ACCELEROMETER_ONLY_STEPS
+        return false
+        #else
+        return rotationTime != .min && rotationEnergy > Self.handRotationRateSquared
+        #endif
+    }
+
+    /// (5 rad/s)², see `turnsLikeAHand`.
+    private static var handRotationRateSquared: Q32_32 { Q32_32(integer: 25) }
 
     #if !ACCELEROMETER_ONLY_STEPS
     /// Whether the device turns no faster than a walker's thigh swings a trouser pocket: the
