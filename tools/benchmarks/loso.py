@@ -118,6 +118,12 @@ def objective(results: dict, held_out: tuple[str, str] | None) -> float:
     return mean_error + FALSE_STEP_WEIGHT * (false_steps / still_min if still_min else 0.0)
 
 
+def false_per_minute(rows: list[dict]) -> float:
+    """False steps per still minute, pooled over `rows`."""
+    minutes = sum(r["still_min"] for r in rows)
+    return sum(r["false"] for r in rows) / minutes if minutes else 0.0
+
+
 def fold_table(per_variant: dict) -> tuple[list[dict], dict]:
     variants = list(per_variant)
     first = per_variant[variants[0]]
@@ -144,10 +150,9 @@ def fold_table(per_variant: dict) -> tuple[list[dict], dict]:
                          worst_trial=worst_trial["trial"], worst_trial_error_pct=worst_trial["err_pct"])
         else:
             rows = [r for _, _, rows in folds for r in rows]
-            total_min = sum(r["still_min"] for r in rows)
             worst = max(rows, key=lambda r: r["false"] / r["still_min"] if r["still_min"] else 0)
-            entry.update(false_per_min=sum(r["false"] for r in rows) / total_min if total_min else 0.0,
-                         still_min=total_min, worst_trial=worst["trial"],
+            entry.update(false_per_min=false_per_minute(rows),
+                         still_min=sum(r["still_min"] for r in rows), worst_trial=worst["trial"],
                          worst_per_min=worst["false"] / worst["still_min"] if worst["still_min"] else 0.0)
         entry["choices"] = {v: sum(1 for _, c, _ in folds if c == v) for v in variants if len(variants) > 1}
         table.append(entry)
@@ -189,8 +194,7 @@ def print_variants(per_variant: dict, table: list[dict]) -> None:
             if "mean_error_pct" in entry:
                 figure = f"{statistics.fmean(r['err_pct'] for r in rows):.2f} %"
             else:
-                minutes = sum(r["still_min"] for r in rows)
-                figure = f"{sum(r['false'] for r in rows) / minutes if minutes else 0.0:.2f} /min"
+                figure = f"{false_per_minute(rows):.2f} /min"
             cells.append(f"{figure} ({entry['choices'].get(variant, 0)} of {entry['subjects']})")
         print(f"| {variant} | " + " | ".join(cells) + " |")
     print("\nIn-sample mean per trial (step sets) or false steps per still minute, and in brackets the "

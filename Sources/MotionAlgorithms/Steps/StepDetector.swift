@@ -155,15 +155,16 @@ public struct StepDetector: Sendable {
     /// ns: a candidate at least this long after the previous one (a walking cadence, 2 steps a
     /// second or slower; runners step every 0.3–0.4 s) whose step signal swings by more than 1 g
     /// (`standardGravity`), or on a device that turns faster than a walk turns it
-    /// (`turnsLikeAHand`), is the hand's handling, not a walker's step, and starts no bout. Walking keeps the body's acceleration within a few tenths of g (the ground's force
-    /// stays within 0.7–1.3 body weights); a carried device adds its swing and the heel strike,
-    /// which the 3 Hz low-pass mostly removes: of 48 000 candidates credited in the walks of
-    /// every dev set (hands, pockets, bags, waist, lower back; about 70 people), 9 came over 1 g
-    /// (a purse bumping against the body, 1.2–1.7 g; back pockets and a lower back, 1.02–1.07 g),
-    /// all inside walks. A device
-    /// shaken or moved to and fro by the hand jolts harder (BROAD's fast translations: 1.3–2.9 g
-    /// every 0.6–1 s) and was counted as a walk. Neither ends a walk in progress (a bag's bump in
-    /// mid-walk is a step like the others, a quick turn a turn): they only refuse to start one.
+    /// (`turnsLikeAHand`), is the hand's handling, not a walker's step, and starts no bout.
+    /// Walking keeps the body's acceleration within a few tenths of g (the ground's force stays
+    /// within 0.7–1.3 body weights); a carried device adds its swing and the heel strike, which
+    /// the 3 Hz low-pass mostly removes: of 48 000 candidates credited in the walks of every dev
+    /// set (hands, pockets, bags, waist, lower back; about 70 people), 9 came over 1 g (a purse
+    /// bumping against the body, 1.2–1.7 g; back pockets and a lower back, 1.02–1.07 g), all
+    /// inside walks. A device shaken or moved to and fro by the hand jolts harder (BROAD's fast
+    /// translations: 1.3–2.9 g every 0.6–1 s) and was counted as a walk. Neither ends a walk in
+    /// progress (a bag's bump in mid-walk is a step like the others, a quick turn a turn): they
+    /// only refuse to start one.
     /// (1 g rather than the device's own 1 s mean |a|: shaking raises that mean, and with it
     /// BROAD's handled trials kept 2.8 false steps a minute instead of 2.3.)
     private static var joltInterval: Int64 { 500_000_000 }
