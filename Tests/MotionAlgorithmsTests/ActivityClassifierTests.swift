@@ -322,6 +322,31 @@ import TestSupport
         #expect(!run.everFlags([.walking, .running, .automotive], after: cycling))
     }
 
+    /// A handlebar, accelerometer only: 40 s of rough road (`Jolts`), 30 s stopped at a red light
+    /// (the rider astride: the bike all but still), then 90 s of smooth asphalt that shakes the
+    /// phone as a car's road shakes its mount (`Car`), with a second of rough road (a kerb, a
+    /// drain cover) every 20 s. No gait anywhere, so the rider never got off: it is one ride.
+    /// (Before: the call ended 10 s into the stop, and the smooth road was called automotive.)
+    @Test func aBicycleRideStaysCyclingThroughARedLightAndOverSmoothAsphalt() {
+        var jolts = Jolts(seed: 15)
+        var car = Car(noise: Noise(seed: 16), road: RoadVibration(noise: Noise(seed: 17), rms: 0.15), driveSeconds: .infinity)
+        var still = Noise(seed: 18)
+        let run = Self.run(seconds: 160) { t in
+            if t >= 40, t < 70 {
+                return Sample(acceleration: (-0.2 + 0.01 * still.next(), 0.01 * still.next(), 9.9 + 0.01 * still.next()), rotation: nil)
+            }
+            let smooth = car.sample(t).acceleration
+            let rough = jolts.next()
+            let onRoughRoad = t < 40 || t.truncatingRemainder(dividingBy: 20) < 1
+            return Sample(acceleration: onRoughRoad ? (-0.2 + rough.0, rough.1, 9.9 + rough.2) : smooth, rotation: nil)
+        }
+        let cycling = run.firstTime(of: .cycling) ?? .infinity
+        #expect(cycling <= 40, "cycling at \(cycling) s")
+        #expect(run.flags(at: 69.9)?.contains(.cycling) == true, "at the light: \(String(describing: run.flags(at: 69.9)))")
+        #expect(run.flags(at: 159.9)?.contains(.cycling) == true, "on smooth asphalt: \(String(describing: run.flags(at: 159.9)))")
+        #expect(!run.everFlags([.walking, .running, .automotive]))
+    }
+
     @Test func aWalkIsNeverAVehicleAtAnyCarry() {
         // Hand-held (small bounce) and pocket (heel strikes) walks, the detector silent: the
         // rhythm is a gait, which rules out both vehicles.

@@ -46,13 +46,15 @@ public import FixedPoint
 ///   0.95: a car's horizontal accelerations stay under 0.3 g), no sustained pedalling rhythm (in
 ///   under 40 % of the last 20 s). Kept through bends and stops (a red light) until 60 s without
 ///   such evidence or a gait rhythm (the detector's steps alone do not end it: in a car they are
-///   the road's); `stationary` may be set with it.
+///   the road's); `stationary` may be set with it. Not started while a bicycle is called: one
+///   vehicle at a time (changing means getting off, and the gait then ends the first call).
 /// - **cycling**: no gait, road vibration (≥ 0.03 m/s²), and either a pedalling rhythm
 ///   (`RhythmDetector` correlation ≥ 0.6 at 50–120 rpm, ride-band deviation < 1.0 m/s²: pedalling
 ///   is smooth; a device on the torso or in a pocket) or a rough road (vibration ≥ 0.4 m/s²: a
 ///   handlebar, rigid and unsprung; with bumps, ride band ≥ 0.3 m/s², unlike a vibration motor), on a device that keeps roughly upright (|mean a| ≥ 0.7 g)
-///   and is not turned fast (rotation < 0.5 rad/s), in 32 of the last 40 half-seconds (20 s); kept
-///   until 10 s without it or a gait rhythm.
+///   and is not turned fast (rotation < 0.5 rad/s), in 32 of the last 40 half-seconds (20 s); kept,
+///   as a car is, through stops until 60 s without it or a gait rhythm (a rider waits at a red
+///   light astride the bicycle); not started while a car is called.
 /// - **unknown** only until the first 2 s window is full; afterwards no flag at all means
 ///   "no call" (a device being handled).
 ///
@@ -102,8 +104,8 @@ public struct ActivityClassifier: Sendable {
 
     /// Half-second blocks since the last one that looked like a car or a bicycle (saturates at
     /// `Int.max / 2`): how fresh the vehicle's evidence is. A call is held through stops without
-    /// it (60 s for a car, 10 s for a bicycle); a device carried by a vehicle that moves shakes
-    /// like one in nearly every half-second.
+    /// it (60 s); a device carried by a vehicle that moves shakes like one in nearly every
+    /// half-second.
     public var blocksSinceVehicleEvidence: Int { min(blocksSinceCar, blocksSinceBike) }
     private var started = false
 
@@ -307,10 +309,13 @@ public struct ActivityClassifier: Sendable {
         blocksSinceBike = bikeLike ? 0 : min(blocksSinceBike &+ 1, Int.max / 2)
 
         let last60: UInt64 = (1 << 60) - 1, last40: UInt64 = (1 << 40) - 1
-        // A vehicle ends with a gait's rhythm (the user walks away) or without its evidence
-        // (60 s for a car: red lights, jams; 10 s for a bicycle). The detector's steps alone do
-        // not end it: in a vehicle they are the road's shocks.
+        // A vehicle ends with a gait's rhythm (the user walks away) or after 60 s without its
+        // evidence: red lights, jams, a rider waiting astride the bicycle as a driver waits in
+        // the car (ridden by one rider, byke's ride 1 stops for 12 s; ended after 10 s, the call
+        // came back 10 s after the ride went on). The detector's steps alone do not end it: in a
+        // vehicle they are the road's shocks.
         if rhythmWalking || blocksSinceCar > 120 { automotive = false }
+        if rhythmWalking || blocksSinceBike > 120 { cycling = false }
         // A car body's bounce is random (a damped resonance driven by the road): it may look
         // rhythmic for a moment, but not in 40 % of 20 s as pedalling does.
         let sustainedRhythm = (bikeBlocks & last40).nonzeroBitCount >= 16
@@ -320,8 +325,14 @@ public struct ActivityClassifier: Sendable {
         // A car's suspension, seat or mount isolate the road: in most of 30 s its vibration
         // stays below a bicycle's roughness; a handlebar's rarely does.
         let mostlySmooth = (roughBlocks & last60).nonzeroBitCount < 30
-        if !automotive, !sustainedRhythm, mostlySmooth, (carBlocks & last60).nonzeroBitCount >= 54 { automotive = true }
-        if rhythmWalking || blocksSinceBike > 20 || automotive { cycling = false }
+        // One vehicle at a time: neither starts while the other is called. Changing from one to
+        // the other means getting off and walking, whose gait ends the first call; without it
+        // the user is still on the first. A bicycle on smooth asphalt shakes its handlebar as a
+        // road shakes a car's mount (byke's ride 1 after a stop: 30 s of car-like blocks among
+        // the bicycle's, called automotive), while a car's suspension hardly ever gives a
+        // bicycle's evidence (the car trip: none in 792 blocks), so a bicycle is not taken for a
+        // car and a car is not held back by this.
+        if !automotive, !cycling, !sustainedRhythm, mostlySmooth, (carBlocks & last60).nonzeroBitCount >= 54 { automotive = true }
         // Diagnostics for `motionctl bench-activity --trace` on Linux; a sensor hub's image has
         // no use for them (they cost its Cortex-M0 image 100-odd bytes of its 48 KB).
         #if !hasFeature(Embedded)
