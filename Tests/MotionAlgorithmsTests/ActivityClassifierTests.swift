@@ -14,6 +14,8 @@ import TestSupport
         var rotation: (Double, Double, Double)?
         var stepping = false
         var cadence = 0.0
+        /// The step detector's verdict that its candidates are pedal strokes (`isPedalling`).
+        var pedalling = false
     }
 
     /// The estimate after each update, with its delivery time (s).
@@ -39,7 +41,7 @@ import TestSupport
             let a = FusionVector(x: Q32_32(s.acceleration.0), y: Q32_32(s.acceleration.1), z: Q32_32(s.acceleration.2))
             let w = s.rotation.map { FusionVector(x: Q32_32($0.0), y: Q32_32($0.1), z: Q32_32($0.2)) }
             if classifier.update(acceleration: a, rotationRate: w, timeNanoseconds: Int64(index) * Int64(1e9 / rate),
-                                 stepping: s.stepping, cadence: Q32_32(s.cadence)) {
+                                 stepping: s.stepping, cadence: Q32_32(s.cadence), pedalling: s.pedalling) {
                 result.updates.append((t, classifier.estimate))
             }
         }
@@ -345,6 +347,33 @@ import TestSupport
         #expect(run.flags(at: 69.9)?.contains(.cycling) == true, "at the light: \(String(describing: run.flags(at: 69.9)))")
         #expect(run.flags(at: 159.9)?.contains(.cycling) == true, "on smooth asphalt: \(String(describing: run.flags(at: 159.9)))")
         #expect(!run.everFlags([.walking, .running, .automotive]))
+    }
+
+    /// A phone in a trouser pocket on a bicycle at 75 rpm: the knee's up and down bounces |a|
+    /// by ±5 m/s² once a revolution, as a slow walk's steps would, the thigh turns once a
+    /// revolution (2 rad/s rms about x), the road shakes the saddle (0.15 m/s² rms), and the step
+    /// detector finds its candidates to be pedal strokes (`pedalling`).
+    @Test func aThighPedallingIsCyclingNotWalking() {
+        func ride(detectorSaysPedalling: Bool) -> Run {
+            var road = RoadVibration(noise: Noise(seed: 19), rms: 0.15)
+            return Self.run(seconds: 60) { t in
+                let v = road.next()
+                let knee = 5 * sin(2 * .pi * 1.25 * t)
+                return Sample(acceleration: (0.3 + v.0, v.1, 9.81 + knee + v.2),
+                              rotation: (2 * 2.squareRoot() * sin(2 * .pi * 1.25 * t), 0.1, 0.05),
+                              pedalling: detectorSaysPedalling && t >= 3)
+            }
+        }
+        let pedalling = ride(detectorSaysPedalling: true)
+        let cycling = pedalling.firstTime(of: .cycling) ?? .infinity
+        #expect(cycling <= 35, "cycling at \(cycling) s (10 s without a gait, then 20 s of evidence)")
+        #expect(pedalling.flags(at: 59.9) == .cycling)
+        #expect(!pedalling.everFlags([.walking, .running, .automotive]))
+        // Without the detector's verdict the body-bounce rhythm reads the knee as a slow walk:
+        // the verdict is what decides.
+        let unknown = ride(detectorSaysPedalling: false)
+        #expect(unknown.flags(at: 59.9) == .walking)
+        #expect(!unknown.everFlags(.cycling))
     }
 
     @Test func aWalkIsNeverAVehicleAtAnyCarry() {

@@ -119,15 +119,17 @@ import TestSupport
     /// (z) and `sideways` m/s² along x at the step's rhythm (a phone on a swinging thigh), plus
     /// `vibration` m/s² at 8 Hz along z (a road under a bicycle); with `rotation` (rad/s rms), a
     /// gyroscope that sees the device turn about y at the stride's rhythm (half the steps'), as a
-    /// thigh or a hand turns it. Returns the steps credited.
+    /// thigh or a hand turns it, or, `turnsEveryPeak`, once per peak of |a| (a thigh pedalling).
+    /// Returns the steps credited.
     static func count(_ detector: inout StepDetector, seconds: Double, frequency: Double, vertical: Double,
-                      sideways: Double = 0, vibration: Double = 0, rotation: Double? = nil) -> Int {
+                      sideways: Double = 0, vibration: Double = 0, rotation: Double? = nil, turnsEveryPeak: Bool = false) -> Int {
         var steps = 0
         for index in 0..<Int(seconds * 100) {
             let t = Double(index) / 100
             let phase = sin(2 * .pi * frequency * t)
             if let rotation {
-                let rate = FusionVector(x: .zero, y: Q32_32(rotation * 2.squareRoot() * sin(.pi * frequency * t)), z: .zero)
+                let turn = (turnsEveryPeak ? 2 : 1) * .pi * frequency * t
+                let rate = FusionVector(x: .zero, y: Q32_32(rotation * 2.squareRoot() * sin(turn)), z: .zero)
                 detector.update(rotationRate: rate, timeNanoseconds: Int64(index) * 10_000_000)
             }
             let acceleration = FusionVector(x: Q32_32(sideways * phase), y: Q32_32(0.3),
@@ -186,6 +188,29 @@ import TestSupport
         var runner = StepDetector()
         let ran = Self.count(&runner, seconds: 10, frequency: 2.8, vertical: 8, rotation: 6)
         #expect(abs(ran - 28) <= 2, "\(ran) steps of 28")
+    }
+
+    @Test func aThighPedallingABicycleIsNoWalk() {
+        // A phone in a trouser pocket on a bicycle at 75 rpm for 60 s: |a| peaks once a crank
+        // revolution (the knee's up and down, ±5 m/s² along gravity) and the thigh turns once a
+        // revolution (2 rad/s rms). Its first strokes confirm a bout before the rotation's 2 s
+        // window and its copy a revolution earlier have been seen (2.8 s: four strokes); the
+        // tenth stroke in a row then ends it (nine more credited), and no new one starts.
+        var pedalling = StepDetector()
+        let strokes = Self.count(&pedalling, seconds: 60, frequency: 1.25, vertical: 5, rotation: 2, turnsEveryPeak: true)
+        #expect(strokes <= 4 + 9, "\(strokes) steps credited for 75 pedal strokes")
+        #expect(!pedalling.isWalking && pedalling.isPedalling)
+        // The same |a| on a thigh that turns once every two peaks, as a walker's does (mirrored
+        // after one step): a slow walk, counted (1.25 steps/s for 60 s: 75 steps).
+        var walking = StepDetector()
+        let steps = Self.count(&walking, seconds: 60, frequency: 1.25, vertical: 5, rotation: 2)
+        #expect(abs(steps - 75) <= 2, "\(steps) steps of 75")
+        #expect(!walking.isPedalling)
+        // Without a gyroscope nothing tells the ride from a walk: counted as steps (the firmware's
+        // step stage, which has none, counts a pocket ride).
+        var noGyroscope = StepDetector()
+        let blind = Self.count(&noGyroscope, seconds: 60, frequency: 1.25, vertical: 5)
+        #expect(abs(blind - 75) <= 2, "\(blind) steps of 75")
     }
 
     @Test func aRhythmUnderRoadVibrationIsNotAWalk() {

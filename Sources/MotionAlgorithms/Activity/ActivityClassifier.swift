@@ -52,7 +52,9 @@ public import FixedPoint
 ///   (`RhythmDetector` correlation ≥ 0.6 at 50–120 rpm, ride-band deviation < 1.0 m/s²: pedalling
 ///   is smooth; a device on the torso or in a pocket) or a rough road (vibration ≥ 0.4 m/s²: a
 ///   handlebar, rigid and unsprung; with bumps, ride band ≥ 0.3 m/s², unlike a vibration motor), on a device that keeps roughly upright (|mean a| ≥ 0.7 g)
-///   and is not turned fast (rotation < 0.5 rad/s), in 32 of the last 40 half-seconds (20 s); kept,
+///   and is not turned fast (rotation < 0.5 rad/s), or the step detector's pedal strokes (a
+///   thigh pedalling turns the device once a revolution: `StepDetector.isPedalling`, which also
+///   vetoes the gait rhythm), in 32 of the last 40 half-seconds (20 s); kept,
 ///   as a car is, through stops until 60 s without it or a gait rhythm (a rider waits at a red
 ///   light astride the bicycle); not started while a car is called.
 /// - **unknown** only until the first 2 s window is full; afterwards no flag at all means
@@ -184,10 +186,11 @@ public struct ActivityClassifier: Sendable {
 
     /// One accelerometer sample (m/s², device axes) at `time` (ns), with the latest gyroscope
     /// sample (rad/s; nil on a board without one), whether the walking detector says the user is
-    /// stepping and the current cadence (steps/s, 0 if unknown). Returns true when `estimate`
-    /// changed (flags or confidence): a live update is due.
+    /// stepping, the current cadence (steps/s, 0 if unknown) and whether its candidates are
+    /// pedal strokes (`StepDetector.isPedalling`). Returns true when `estimate` changed (flags or
+    /// confidence): a live update is due.
     public mutating func update(acceleration: FusionVector<Q32_32>, rotationRate: FusionVector<Q32_32>?,
-                                timeNanoseconds time: Int64, stepping: Bool, cadence: Q32_32) -> Bool {
+                                timeNanoseconds time: Int64, stepping: Bool, cadence: Q32_32, pedalling: Bool = false) -> Bool {
         let first = !started
         if first {
             started = true
@@ -199,7 +202,7 @@ public struct ActivityClassifier: Sendable {
         if blockDone, features.isWindowFull {
             let current = features.window()
             window = current
-            accumulateEvidence(current, lastSecond: features.window(blocks: 2), stepping: stepping)
+            accumulateEvidence(current, lastSecond: features.window(blocks: 2), stepping: stepping, pedalling: pedalling)
         }
         // The first sample delivers `unknown` at once: the app learns the manager is running.
         guard blockDone || stepping != lastStepping else { return first }
@@ -213,7 +216,7 @@ public struct ActivityClassifier: Sendable {
     }
 
     /// Per completed block: the stationary test and the vehicle evidence.
-    private mutating func accumulateEvidence(_ w: ActivityWindow, lastSecond: ActivityWindow, stepping: Bool) {
+    private mutating func accumulateEvidence(_ w: ActivityWindow, lastSecond: ActivityWindow, stepping: Bool, pedalling limbPedals: Bool) {
         let rotation = w.rotation ?? .zero
         if still {
             // A fidget does not end it: movement for 1.5 s does (or steps).
@@ -248,7 +251,7 @@ public struct ActivityClassifier: Sendable {
         // Nobody walks at a runner's cadence: a rhythm that fast with less than a runner's
         // impacts is no gait (a torso bobbing twice per pedal revolution at 70–100 rpm).
         let gaitLike = !fast || w.rideDeviation >= Self.runImpactEnter
-        let gaitNow = carried && gaitLike && gaitCorrelation >= Self.gaitCorrelation
+        let gaitNow = carried && gaitLike && !limbPedals && gaitCorrelation >= Self.gaitCorrelation
             && w.rideDeviation >= Self.gaitBounce && lastSecond.rideDeviation >= Self.gaitBounce
         gaitBlocks = gaitBlocks << 1 | (gaitNow ? 1 : 0)
         if gaitNow, stepRate > .zero {
@@ -300,8 +303,8 @@ public struct ActivityClassifier: Sendable {
         // A rough road shakes the wheels at every wavelength: the ride band too (≥ 0.3 m/s²);
         // a vibration motor buzzes only far above it.
         let roughRoad = rough && w.rideDeviation >= Self.roadBumps
-        let bikeLike = noGait && w.vibration >= Self.vibrationMinimum && (pedalling || roughRoad)
-            && rotation < Self.bikeRotationMaximum && w.meanAcceleration >= Self.bikeGravity
+        let bikeLike = noGait && w.vibration >= Self.vibrationMinimum && w.meanAcceleration >= Self.bikeGravity
+            && ((pedalling || roughRoad) && rotation < Self.bikeRotationMaximum || limbPedals)
         carBlocks = carBlocks << 1 | (carLike ? 1 : 0)
         roughBlocks = roughBlocks << 1 | (rough ? 1 : 0)
         bikeBlocks = bikeBlocks << 1 | (bikeLike ? 1 : 0)

@@ -77,7 +77,8 @@ public struct ActivityTracker: Sendable {
         if stepping, !wasStepping { boutStart = firstStep ?? time }
         wasStepping = stepping
         guard classifier.update(acceleration: acceleration, rotationRate: rotationRate, timeNanoseconds: time,
-                                stepping: stepping, cadence: cadence.cadence(atNanoseconds: time)) else { return nil }
+                                stepping: stepping, cadence: cadence.cadence(atNanoseconds: time),
+                                pedalling: detector.isPedalling) else { return nil }
         var estimate = classifier.estimate
         // Walking and running started at the bout's first step, not when it was confirmed.
         if !estimate.flags.isDisjoint(with: .onFoot), let boutStart {

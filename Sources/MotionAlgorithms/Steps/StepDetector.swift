@@ -130,6 +130,12 @@ public struct StepDetector: Sendable {
     /// and the time of its latest sample (ns; .min: no gyroscope seen).
     private var rotationEnergy = Q32_32.zero
     private var rotationTime: Int64 = .min
+    /// Whether the rotation repeats at the candidates' interval (see `isPedalStroke`), and the
+    /// time of the latest candidate taken for a pedal stroke (ns; .min: none).
+    private var rotationRhythm = RotationRhythm()
+    private var lastPedalStroke: Int64 = .min
+    /// Candidates in a row whose rotation repeated at their interval.
+    private var pedalRun = 0
     #endif
     private var events = PauseResumePredictor()
     /// The periodicity (‰) measured at the latest candidate checked, for diagnostics.
@@ -192,6 +198,20 @@ public struct StepDetector: Sendable {
         events.isMoving && (walking || (isCarried && lastStep != .min && lastSampleTime - lastStep < 10_000_000_000))
     }
 
+    /// Whether a candidate in the last 3 s was a pedal stroke (`isPedalStroke`): the device is on a
+    /// limb that pedals a bicycle. Always false without a gyroscope.
+    public var isPedalling: Bool {
+        #if ACCELEROMETER_ONLY_STEPS
+        return false
+        #else
+        return lastPedalStroke != .min && lastSampleTime - lastPedalStroke < Self.pedallingMemory
+        #endif
+    }
+
+    /// ns: two revolutions at the slowest cadence `RotationRhythm` measures (47 rpm: 2.6 s) and a
+    /// little: a stroke missed or doubled (a bump, a gear change) does not end the ride.
+    private static var pedallingMemory: Int64 { 3_000_000_000 }
+
     /// One gyroscope sample (rad/s, device axes) at `time` (ns), where there is a gyroscope:
     /// it finds a walk's closing step and its turns (`TrunkYawSwing`). Steps are credited by
     /// the accelerometer's samples only.
@@ -203,6 +223,7 @@ public struct StepDetector: Sendable {
         rotationEnergy = rotationTime == .min ? rotationRate.squaredLength
             : rotationEnergy + (rotationRate.squaredLength - rotationEnergy) * dt.timesPowerOfTwo(-1)
         rotationTime = time
+        rotationRhythm.update(rotationRate: rotationRate, timeNanoseconds: time)
         guard started, mean > Q32_32.one else { return }
         yawSwing.update(rotationRate: rotationRate, gravity: averageAcceleration, gravityLength: mean, timeNanoseconds: time)
         #endif
@@ -270,6 +291,12 @@ public struct StepDetector: Sendable {
         lastCandidate = peakTime
         if !walking, sinceCandidate >= Self.joltInterval, last > Self.standardGravity || turnsLikeAHand {
             // The hand's handling, not a step (see `joltInterval`): it starts no walk, nor do the
+            // candidates before it.
+            pendingCount = 0
+            return
+        }
+        if isPedalStroke(at: peakTime, interval: sinceCandidate) {
+            // A pedal stroke, not a step (see `isPedalStroke`): it starts no walk, nor do the
             // candidates before it.
             pendingCount = 0
             return
@@ -545,6 +572,42 @@ public struct StepDetector: Sendable {
         return rotationTime != .min && rotationEnergy > Self.handRotationRateSquared
         #endif
     }
+
+    /// Whether the candidate at `time` (ns), `interval` ns after the previous one, is a pedal
+    /// stroke: the third or later in a row whose rotation repeats at their interval while the
+    /// device swings like a limb (over 1 rad/s rms over 2 s, `RotationRhythm`). A thigh
+    /// pedalling a bicycle turns once a crank revolution and |a| (the knee's up and down) peaks
+    /// once a revolution too, candidate after candidate; a walker's limb is mirrored after one
+    /// step and repeats only after two. With the phone in a trouser pocket a ride counted one
+    /// step a revolution. One or two such candidates are not enough: a swinging hand's walk
+    /// whose detector skipped a step (a 1.1 s stride) repeats too, now and then (in the dev
+    /// walks with a gyroscope, two in a row six times; more only once, six in a row: a lower
+    /// back in a turn). A stroke starts no walk, and `pedalStrokesEndingAWalk` in a row end one
+    /// (a rider who walked to the bicycle and rode off, or whose first strokes confirmed a bout).
+    /// Once strokes come, a stroke within 3 s of the last one counts whatever the run, and no
+    /// candidate starts a walk until they stop for 3 s (`pedallingMemory`). Without a gyroscope
+    /// (the firmware's step stage), never.
+    @inline(__always)  // (see `isStepping`)
+    private mutating func isPedalStroke(at time: Int64, interval: Int64) -> Bool {
+        #if ACCELEROMETER_ONLY_STEPS
+        return false
+        #else
+        let repeats = rotationTime != .min && rotationRhythm.repeats(every: interval)
+        pedalRun = repeats ? min(pedalRun + 1, Self.pedalStrokesEndingAWalk) : 0
+        if repeats, pedalRun >= 3 || isPedalling {
+            lastPedalStroke = time
+            if walking, pedalRun >= Self.pedalStrokesEndingAWalk { endBout() }
+        }
+        // Until the strokes stop for 3 s no candidate starts a walk: a double peak or a stroke
+        // the rotation does not repeat (a bump, a gear change) would otherwise start a bout
+        // of the strokes after it.
+        return !walking && isPedalling
+        #endif
+    }
+
+    /// Pedal strokes in a row that end a walk in progress: more than a walk's limb ever repeats
+    /// at its step interval in a row in the dev walks (six), fewer than a minute's pedalling.
+    private static var pedalStrokesEndingAWalk: Int { 10 }
 
     /// (5 rad/s)², see `turnsLikeAHand`.
     private static var handRotationRateSquared: Q32_32 { Q32_32(integer: 25) }
