@@ -6,7 +6,7 @@ import Glibc
 /// keeps durable sessions and their queued QoS 1 messages across `restart()` (saved at the
 /// SIGTERM), as a production broker would be configured.
 package final class LocalBroker {
-    package let port: Int32
+    package private(set) var port: Int32 = 0
     package let folder: String
     package private(set) var pid: Int32 = 0
 
@@ -16,7 +16,27 @@ package final class LocalBroker {
         var template = Array("/tmp/ocm-mosquitto-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw LocalBrokerError("could not make a temporary folder: \(String(cString: strerror(errno)))") }
         folder = String(cString: made)
-        port = try Self.freePort()
+        // The free port is found by binding port 0 and letting it go: until mosquitto binds it,
+        // another process may take it (an outgoing connection's local port comes from the same
+        // range, and the tests beside this one open many), and mosquitto then exits at once with
+        // status 1 ("Error: Address already in use"), as it did once in a TSan run of the whole
+        // suite (2026-12-06). Another port is tried then, up to five in all.
+        var attempt = 1
+        while true {
+            port = try Self.freePort()
+            try writeConfiguration()
+            do {
+                try launch()
+                return
+            } catch {
+                guard attempt < 5, pid == 0 else { throw error }  // pid > 0: it hung, not exited
+                attempt += 1
+            }
+        }
+    }
+
+    /// mosquitto.conf for `port` in `folder`.
+    private func writeConfiguration() throws(LocalBrokerError) {
         let configuration = """
             # Written by OpenCoreMotion's LocalBroker for a test or measurement.
             listener \(port) 127.0.0.1
@@ -34,7 +54,6 @@ package final class LocalBroker {
         guard let file = fopen(folder + "/mosquitto.conf", "w") else { throw LocalBrokerError("could not write \(folder)/mosquitto.conf") }
         fputs(configuration, file)
         fclose(file)
-        try launch()
     }
 
     deinit {
