@@ -77,8 +77,12 @@ func privateWalker() throws -> String {
         manager.startActivityUpdates(to: queue, withHandler: updates.handle)
 
         // Mid-walk, a second manager of the board gets the current activity at once.
-        try await sleep(until: start.addingTimeInterval(8))
-        let lateStart = Date().timeIntervalSince(start)
+        // Started once the first manager has been told of the walk (by the pipeline's progress,
+        // not the wall clock's: a loaded machine runs the board's pipeline seconds late).
+        while !updates.activities.contains(where: \.walking), Date() < start.addingTimeInterval(60) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let walkOverBeforeLateStart = updates.activities.drop { !$0.walking }.contains { !$0.walking }
         let late = CMMotionActivityManager(board: walker)
         let lateUpdates = ActivityArrivals()
         late.startActivityUpdates(to: queue, withHandler: lateUpdates.handle)
@@ -112,18 +116,21 @@ func privateWalker() throws -> String {
         // unknown at once, then stationary (the first 2 s are still), walking, and stationary
         // again after the walk (with "no call" in between while the last steps fade).
         let first = try #require(activities.first)
-        #expect(first.unknown && first.confidence == .low && seconds(received[0].arrived) < 1, "\(first)")
+        // Dates and timestamps are the board's (its samples' time), not the delivery's: a
+        // loaded machine delivers them late, and delivery latency is `motionctl timing --api`'s.
+        let decided = { (activity: CMMotionActivity) in seconds(Date(engineNanoseconds: activity.timestampNanoseconds)) }
+        #expect(first.unknown && first.confidence == .low && decided(first) < 1, "\(first) decided at \(decided(first)) s")
         var names: [String] = []
         for activity in activities where names.last != activity.activityNames { names.append(activity.activityNames) }
         let calls = names.filter { $0 != "none" }
         #expect(calls == ["unknown", "stationary", "walking", "stationary"], "\(names)")
-        // Walking: from the first step (≈ 2.2 s), reported within 5 s of it, confidence
+        // Walking: from the first step (≈ 2.2 s), decided within 5 s of it, confidence
         // climbing, and never running or a vehicle.
         let walking = received.filter { $0.activity?.walking == true }
         let firstWalking = try #require(walking.first)
         let walkStart = seconds(firstWalking.activity!.startDate)
         #expect(abs(walkStart - 2.2) < 0.6, "walking since \(walkStart) s")
-        #expect(seconds(firstWalking.arrived) - walkStart < 5, "reported at \(seconds(firstWalking.arrived)) s")
+        #expect(decided(firstWalking.activity!) - walkStart < 5, "decided at \(decided(firstWalking.activity!)) s")
         // (High needs 10 s in the state; the simulated walk's 18 steps take 10 s, and walking is
         // called from the bout's confirmation to the predicted pause.)
         let confidences = walking.map { $0.activity!.confidence.rawValue }
@@ -133,11 +140,11 @@ func privateWalker() throws -> String {
         #expect(activities.allSatisfy { $0.startDate.timeIntervalSince1970 <= Date(timeIntervalSinceNow: 0).timeIntervalSince1970 })
 
         // The late manager's first update: the walk going on, with its start date.
-        if lateStart < 11 {
+        if !walkOverBeforeLateStart {
             let lateFirst = try #require(lateUpdates.activities.first)
             #expect(lateFirst.walking && abs(seconds(lateFirst.startDate) - walkStart) < 0.01, "\(lateFirst)")
         } else {
-            print("the late manager started at \(lateStart) s, after the walk: its first update is not checked")
+            print("the walk's call had ended before the late manager started: its first update is not checked")
         }
 
         // Queries need motiond's history (MotionDaemonClientTests query it): in-process, even
