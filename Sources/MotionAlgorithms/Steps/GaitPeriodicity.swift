@@ -14,39 +14,28 @@ public import FixedPoint
 /// and board accelerometers; a larger one, from a high-g sensor, is clamped: no walk comes
 /// near), sums of products stay exact in Int64 and nothing is allocated.
 public struct GaitPeriodicity: Sendable {
-    private static let tick: Int64 = 40_000_000       // ns between resampled values
     private static let window = 62                    // 2.5 s of values correlated
     private static let maximumLag = 64                // 2.56 s: a stride of 1.28 s steps
     /// ns: how long a sample stays in what `correlation` looks at (the window and its copy up
     /// to the longest lag earlier): 5.04 s.
-    static let span = Int64(window + maximumLag) * tick
-    private var ring = InlineArray<128, Int16>(repeating: 0)
-    private var count = 0
-    private var head = 0
-    private var nextTick: Int64 = .min
+    static let span = Int64(window + maximumLag) * ResamplingClock.tick
+    private var ring = InlineArray<128, Int16>(repeating: 0)  // ResamplingClock.capacity ticks
+    private var clock = ResamplingClock()
 
     public init() {}
 
     /// The step signal (m/s²) at `time` (ns).
     public mutating func update(signal: Q32_32, timeNanoseconds time: Int64) {
-        if nextTick == .min { nextTick = time }
-        guard time >= nextTick else { return }
-        // Several ticks may pass at a low rate or over a gap: repeat the value (a gap of over
-        // a second simply restarts the window).
-        if time - nextTick > 1_000_000_000 { count = 0; nextTick = time }
+        let ticks = clock.ticks(until: time)
+        guard ticks > 0 else { return }
         let value = Int16(clamping: (signal * Q32_32(integer: 100)).rawValue >> 32)
-        while nextTick <= time {
-            ring[head] = value
-            head = (head + 1) & 127
-            count = min(count + 1, 128)
-            nextTick += Self.tick
-        }
+        for _ in 0..<ticks { ring[clock.push()] = value }
     }
 
     /// The best correlation, ‰ (−1000…1000), at lags within ±15 % of one step `period` (ns) or
     /// of two; 0 when the window is not full yet.
     public func correlation(period: Int64) -> Int {
-        let step = Int((period + Self.tick / 2) / Self.tick)
+        let step = Int((period + ResamplingClock.tick / 2) / ResamplingClock.tick)
         return max(best(around: step), best(around: 2 * step))
     }
 
@@ -55,22 +44,22 @@ public struct GaitPeriodicity: Sendable {
         // costs a pass over the window.
         let spread = max(1, (lag * 3 + 10) / 20)
         let low = max(2, lag - spread), high = min(Self.maximumLag, lag + spread)
-        guard low <= high, count >= Self.window + high else { return 0 }
+        guard low <= high, clock.count >= Self.window + high else { return 0 }
         // A span reads the ring in place (passing the InlineArray along copied it).
         let values = ring.span
         var result = Int.min
-        for candidate in low...high { result = max(result, Self.pearson(values, head: head, lag: candidate)) }
+        for candidate in low...high { result = max(result, Self.pearson(values, clock: clock, lag: candidate)) }
         return result
     }
 
     /// Pearson's r × 1000 between the newest `window` values and those `lag` ticks earlier.
-    private static func pearson(_ ring: Span<Int16>, head: Int, lag: Int) -> Int {
+    private static func pearson(_ ring: Span<Int16>, clock: ResamplingClock, lag: Int) -> Int {
         var sx: Int64 = 0, sy: Int64 = 0, sxx: Int64 = 0, syy: Int64 = 0, sxy: Int64 = 0
         // Wrapping operators: the bounds below hold for any Int16, so no overflow check is
         // needed (on a Cortex-M0 each checked 64-bit product is a long sequence of code).
         for index in 0..<window {
-            let x = Int64(ring[(head - 1 - index) & 127])
-            let y = Int64(ring[(head - 1 - index - lag) & 127])
+            let x = Int64(ring[clock.index(back: index)])
+            let y = Int64(ring[clock.index(back: index + lag)])
             sx &+= x; sy &+= y; sxx &+= x &* x; syy &+= y &* y; sxy &+= x &* y
         }
         let n = Int64(window)

@@ -14,38 +14,31 @@ public import FixedPoint
 /// then come once per revolution and the rotation repeats at their interval (correlation 0.99
 /// at 60–90 rpm with the phone in a trouser pocket, simulated). Those are pedal strokes.
 ///
-/// The rotation rate is resampled at 25 Hz (by the clock, like `GaitPeriodicity`) and kept as
+/// The rotation rate is resampled at 25 Hz (`ResamplingClock`, like `GaitPeriodicity`) and kept as
 /// Int16 in mrad/s (±32.767 rad/s: more than BROAD's fastest hand, 25 rad/s; a faster one is
 /// clamped) in a 5.12 s ring of three axes (768 bytes); nothing is allocated. Only where there is
 /// a gyroscope: the firmware's step stage has none (and no RAM for this).
 public struct RotationRhythm: Sendable {
-    private static let tick: Int64 = 40_000_000       // ns between resampled values
     private static let window = 50                    // 2 s of values correlated
     private static let maximumLag = 32                // 1.28 s: a slow walker's step, 47 rpm
-    private var ring = InlineArray<384, Int16>(repeating: 0)  // 128 ticks × (x, y, z)
-    private var count = 0
-    private var head = 0
-    private var nextTick: Int64 = .min
+    private var ring = InlineArray<384, Int16>(repeating: 0)  // ResamplingClock.capacity × (x, y, z)
+    private var clock = ResamplingClock()
 
     public init() {}
 
     /// One rotation-rate sample (rad/s, device axes) at `time` (ns).
     public mutating func update(rotationRate: FusionVector<Q32_32>, timeNanoseconds time: Int64) {
-        if nextTick == .min { nextTick = time }
-        guard time >= nextTick else { return }
-        // A gap of over a second restarts the window; shorter ones repeat the value.
-        if time - nextTick > 1_000_000_000 { count = 0; nextTick = time }
+        let ticks = clock.ticks(until: time)
+        guard ticks > 0 else { return }
         let thousand = Q32_32(integer: 1000)
         let x = Int16(clamping: (rotationRate.x * thousand).rawValue >> 32)
         let y = Int16(clamping: (rotationRate.y * thousand).rawValue >> 32)
         let z = Int16(clamping: (rotationRate.z * thousand).rawValue >> 32)
-        while nextTick <= time {
-            ring[3 * head] = x
-            ring[3 * head + 1] = y
-            ring[3 * head + 2] = z
-            head = (head + 1) & 127
-            count = min(count + 1, 128)
-            nextTick += Self.tick
+        for _ in 0..<ticks {
+            let index = clock.push()
+            ring[3 * index] = x
+            ring[3 * index + 1] = y
+            ring[3 * index + 2] = z
         }
     }
 
@@ -54,16 +47,17 @@ public struct RotationRhythm: Sendable {
     /// `interval` ns earlier exceeds 0.5 (the vector form of Pearson's r: the axes' sums of
     /// products over the axes' sums of squares). False until the ring holds the window and the lag.
     public func repeats(every interval: Int64) -> Bool {
-        guard interval <= Int64(Self.maximumLag) * Self.tick else { return false }
-        let lag = Int((interval + Self.tick / 2) / Self.tick)
-        guard lag >= 1, lag <= Self.maximumLag, count >= Self.window + lag else { return false }
+        let tick = ResamplingClock.tick
+        guard interval <= Int64(Self.maximumLag) * tick else { return false }
+        let lag = Int((interval + tick / 2) / tick)
+        guard lag >= 1, lag <= Self.maximumLag, clock.count >= Self.window + lag else { return false }
         let values = ring.span
         var sx = (Int64(0), Int64(0), Int64(0)), sy = (Int64(0), Int64(0), Int64(0))
         var sxx: Int64 = 0, syy: Int64 = 0, sxy: Int64 = 0
         // Wrapping operators: |values| ≤ 2¹⁵, so each product is ≤ 2³⁰ and each sum of 150 below
         // 2³⁸; n times a sum, and the squared sums, stay below 2⁴⁶.
         for index in 0..<Self.window {
-            let now = (head - 1 - index) & 127, then = (head - 1 - index - lag) & 127
+            let now = clock.index(back: index), then = clock.index(back: index + lag)
             let x0 = Int64(values[3 * now]), x1 = Int64(values[3 * now + 1]), x2 = Int64(values[3 * now + 2])
             let y0 = Int64(values[3 * then]), y1 = Int64(values[3 * then + 1]), y2 = Int64(values[3 * then + 2])
             sx.0 &+= x0; sx.1 &+= x1; sx.2 &+= x2
