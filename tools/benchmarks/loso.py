@@ -20,7 +20,9 @@ by, because it weights every person equally and shows the worst trial beside the
 
 Per data set: the mean over folds of the held-out subjects' mean error (%), their F1, the worst
 held-out subject and the worst trial; for the false-step sets false steps per still minute
-(pooled) and the worst trial's rate. `--variant` takes extra `motionctl replay` arguments, e.g.
+(pooled) and the worst trial's rate. And the robustness suite's steadiness bound on every trial
+with step times, not just robustness.py's six: the 20 s spans of truth steps at a steady interval,
+how many were credited under 90 % of their steps, in how many trials, and the least credited. `--variant` takes extra `motionctl replay` arguments, e.g.
 `--variant base='' --variant strict='--step-setting confirm-vertical-share=250'`; with more than
 one, a last table gives each variant's in-sample figure per set beside how many of that set's own
 folds chose it. A variant that wins other sets' folds but not its gaining set's own owes that
@@ -34,6 +36,8 @@ import re
 import statistics
 import subprocess
 import sys
+
+from robustness import rhythmic_windows, windows_under
 
 STEP_SETS = ["oxford_step_counter", "ipol_gait_steps", "weallwalk", "brajdic_handheld", "mobgap_lab"]
 STILL_SETS = ["uci_hapt_raw", "broad", "driver_behavior_car", "byke_cycling_handlebar"]
@@ -97,8 +101,23 @@ def collect(args, variant: str, extra: list[str]) -> dict:
         for row in rows:
             label = json.loads((dataset / f"{row['trial']}.json").read_text())
             row["subject"] = subject_of(label, row["trial"])
+            if name in STEP_SETS:
+                steady_windows(row, label, out / row["trial"] / "steps.csv")
         results[name] = {row["trial"]: row for row in rows}
     return results
+
+
+def steady_windows(row: dict, label: dict, steps_csv: pathlib.Path) -> None:
+    """The issue's robustness bound on every trial with step times: each 20 s span of truth steps
+    at a steady interval (`rhythmic_windows`) credited at least 90 % of its steps. Adds to `row`
+    the number of such windows and the lowest share credited in one (1.0 when none is low)."""
+    times = label.get("step_times", [])
+    windows = rhythmic_windows(times)
+    credited = [float(t) for t in steps_csv.read_text().split()[1:]] if steps_csv.exists() else []
+    low = windows_under(times, credited, windows)
+    row["windows"] = len(windows)
+    row["low_windows"] = len(low)
+    row["worst_window"] = min((got / true for _, _, got, true in low), default=1.0)
 
 
 def objective(results: dict, held_out: tuple[str, str] | None) -> float:
@@ -148,6 +167,11 @@ def fold_table(per_variant: dict) -> tuple[list[dict], dict]:
                          f1=statistics.fmean(f1s) if f1s and name != "brajdic_handheld" else None,
                          worst_subject=worst_subject[1][0], worst_subject_error_pct=worst_subject[0],
                          worst_trial=worst_trial["trial"], worst_trial_error_pct=worst_trial["err_pct"])
+            held = [r for _, _, rows in folds for r in rows]
+            steadiest = min(held, key=lambda r: r["worst_window"])
+            entry.update(windows=sum(r["windows"] for r in held), low_windows=sum(r["low_windows"] for r in held),
+                         low_window_trials=sum(1 for r in held if r["low_windows"]),
+                         worst_window=steadiest["worst_window"], worst_window_trial=steadiest["trial"])
         else:
             rows = [r for _, _, rows in folds for r in rows]
             worst = max(rows, key=lambda r: r["false"] / r["still_min"] if r["still_min"] else 0)
@@ -171,6 +195,13 @@ def print_table(table: list[dict]) -> None:
               f"| {e['trial_mean_error_pct']:.2f} % | {e['signed_pct']:+.2f} % | {f1} "
               f"| {e['worst_subject']} {e['worst_subject_error_pct']:.1f} % "
               f"| {e['worst_trial']} {e['worst_trial_error_pct']:.1f} % |")
+    print()
+    print("| data set | steady 20 s windows | credited under 90 % | trials with one | least credited |")
+    print("|---|---|---|---|---|")
+    for e in table:
+        if "windows" in e and e["windows"]:
+            least = "–" if not e["low_windows"] else f"{e['worst_window_trial']} {e['worst_window'] * 100:.0f} %"
+            print(f"| {e['set']} | {e['windows']} | **{e['low_windows']}** | {e['low_window_trials']} | {least} |")
     print()
     print("| data set | still minutes | false steps / min | worst trial |")
     print("|---|---|---|---|")

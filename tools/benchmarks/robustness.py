@@ -154,6 +154,18 @@ def rhythmic_windows(step_times, seconds=20.0):
     return spans
 
 
+def windows_under(step_times, credited, windows, share=0.9, margin=0.3):
+    """The rhythmic `windows` (from `rhythmic_windows`) credited fewer than `share` of their truth
+    steps, counting credited steps up to `margin` s beyond each end: (first, last, got, true)."""
+    low = []
+    for first, last in windows:
+        true = sum(1 for t in step_times if first <= t <= last)
+        got = sum(1 for t in credited if first - margin <= t <= last + margin)
+        if got < share * true:
+            low.append((first, last, got, true))
+    return low
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--motionctl", required=True)
@@ -189,11 +201,8 @@ def main() -> int:
             row = json.loads(report.read_text())["trials"][0]
             counts[version] = row["counted"]
             credited = [float(t) for t in (folder / "out" / name / "steps.csv").read_text().split()[1:]]
-            for first, last in windows:
-                true = sum(1 for t in label["step_times"] if first <= t <= last)
-                got = sum(1 for t in credited if first - 0.3 <= t <= last + 0.3)
-                if got < 0.9 * true:
-                    low_windows.add((version, round(first, 1), round(last, 1), got, true))
+            for first, last, got, true in windows_under(label["step_times"], credited, windows):
+                low_windows.add((version, round(first, 1), round(last, 1), got, true))
         truth = json.loads(report.read_text())["trials"][0]["true"]
         spread = (max(counts.values()) - min(counts.values())) / truth * 100
         worst = max(abs(c - truth) / truth * 100 for c in counts.values())
