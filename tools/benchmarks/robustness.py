@@ -201,7 +201,7 @@ def main() -> int:
             row = json.loads(report.read_text())["trials"][0]
             counts[version] = row["counted"]
             credited = [float(t) for t in (folder / "out" / name / "steps.csv").read_text().split()[1:]]
-            for first, last, got, true in windows_under(label["step_times"], credited, windows):
+            for first, last, got, true in windows_under(label.get("step_times", []), credited, windows):
                 low_windows.add((version, round(first, 1), round(last, 1), got, true))
         truth = json.loads(report.read_text())["trials"][0]["true"]
         spread = (max(counts.values()) - min(counts.values())) / truth * 100
