@@ -29,7 +29,9 @@ package final class LocalBroker {
                 try launch()
                 return
             } catch {
-                guard attempt < 5, pid == 0 else { throw error }  // pid > 0: it hung, not exited
+                // Only a broker that exited at start: one that could not be spawned or that hung
+                // would do the same on another port.
+                guard attempt < 5, error.exitedAtStart else { throw error }
                 attempt += 1
             }
         }
@@ -107,7 +109,8 @@ package final class LocalBroker {
             var status: Int32 = 0
             if waitpid(child, &status, WNOHANG) == child {
                 pid = 0
-                throw LocalBrokerError("mosquitto exited at start (status \(status)); see \(folder)/mosquitto.log and \(folder)/stdout.log")
+                throw LocalBrokerError("mosquitto exited at start (status \(status)); see \(folder)/mosquitto.log and \(folder)/stdout.log",
+                                       exitedAtStart: true)
             }
             usleep(25_000)
         }
@@ -184,5 +187,11 @@ package final class LocalBroker {
 
 package struct LocalBrokerError: Error, Sendable, CustomStringConvertible {
     package let description: String
-    init(_ description: String) { self.description = description }
+    /// The broker process started and exited before it accepted a connection (its port taken,
+    /// a bad configuration), as opposed to one that could not be spawned or did not answer.
+    package let exitedAtStart: Bool
+    init(_ description: String, exitedAtStart: Bool = false) {
+        self.description = description
+        self.exitedAtStart = exitedAtStart
+    }
 }
