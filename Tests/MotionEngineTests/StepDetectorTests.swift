@@ -120,11 +120,13 @@ import TestSupport
     /// `vibration` m/s² at 8 Hz along z (a road under a bicycle); with `rotation` (rad/s rms), a
     /// gyroscope that sees the device turn about y at the stride's rhythm (half the steps'), as a
     /// thigh or a hand turns it, or, `turnsEveryPeak`, once per peak of |a| (a thigh pedalling).
-    /// Returns the steps credited.
+    /// From `start` s on the detector's clock. Returns the steps credited.
     static func count(_ detector: inout StepDetector, seconds: Double, frequency: Double, vertical: Double,
-                      sideways: Double = 0, vibration: Double = 0, rotation: Double? = nil, turnsEveryPeak: Bool = false) -> Int {
+                      sideways: Double = 0, vibration: Double = 0, rotation: Double? = nil, turnsEveryPeak: Bool = false,
+                      start: Double = 0) -> Int {
         var steps = 0
-        for index in 0..<Int(seconds * 100) {
+        let first = Int((start * 100).rounded())
+        for index in first..<first + Int(seconds * 100) {
             let t = Double(index) / 100
             let phase = sin(2 * .pi * frequency * t)
             if let rotation {
@@ -188,6 +190,30 @@ import TestSupport
         var runner = StepDetector()
         let ran = Self.count(&runner, seconds: 10, frequency: 2.8, vertical: 8, rotation: 6)
         #expect(abs(ran - 28) <= 2, "\(ran) steps of 28")
+    }
+
+    @Test func aGyroscopeThatStopsNoLongerDecides() {
+        // A device twirled at 6 rad/s rms for 10 s (a hand's: no walk), then its gyroscope stops
+        // (a failing chip) while the accelerometer goes on, and its owner walks 30 s (1.8 steps/s:
+        // 54 steps). The gyroscope's last averages (6 rad/s) must not refuse the walk: without a
+        // recent sample the detector decides as it does without a gyroscope.
+        var detector = StepDetector()
+        #expect(Self.count(&detector, seconds: 10, frequency: 1.8, vertical: 2.5, rotation: 6) == 0)
+        let walked = Self.count(&detector, seconds: 30, frequency: 1.8, vertical: 2.5, start: 10)
+        #expect(abs(walked - 54) <= 3, "\(walked) steps of 54")
+        // A pocket ride's strokes (75 rpm), then the gyroscope stops and the rider walks off at
+        // a pedalling cadence's pace (1.25 steps/s for 40 s: 50 steps): the ride's last rotation
+        // must not make every step a pedal stroke. The steps of the first 4 s may be lost (the
+        // rotation is taken as current for 1 s, and no walk starts until 3 s after the last
+        // stroke): 45 to 50, and 1 step of slack.
+        var rider = StepDetector()
+        _ = Self.count(&rider, seconds: 60, frequency: 1.25, vertical: 5, rotation: 2, turnsEveryPeak: true)
+        let pedalling = rider.isPedalling
+        #expect(pedalling)
+        let afterRide = Self.count(&rider, seconds: 40, frequency: 1.25, vertical: 5, start: 60)
+        #expect(afterRide >= 50 - 5 && afterRide <= 51, "\(afterRide) steps of 50")
+        let stillPedalling = rider.isPedalling  // (a Bool, not the detector, in a failure's message)
+        #expect(!stillPedalling)
     }
 
     @Test func aThighPedallingABicycleIsNoWalk() {
