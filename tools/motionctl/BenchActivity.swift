@@ -47,7 +47,7 @@ extension BenchActivity {
     /// rotation, gait and pedal rhythm, then the evidence flags and the estimate.
     func traceActivity(_ readings: [SensorReading]) {
         var tracker = ActivityTracker()
-        var gyro: FusionVector<Q32_32>?
+        var gyro = HeldRotationRate()  // as ActivityStage holds it
         var nextPrint: Int64 = 0
         func d(_ q: Q32_32?) -> String { q.map { String(format: "%.3f", Double($0.rawValue) / 4_294_967_296) } ?? "-" }
         print("t vib ride spread steady rot gaitR pedalR cadence stepping gait rhythmWalk held car bike noGait rough AUTO CYC still flags")
@@ -55,11 +55,11 @@ extension BenchActivity {
             switch reading.value {
             case .angularVelocity(let w):
                 let rotation = FusionVector(x: Q32_32(w.x), y: Q32_32(w.y), z: Q32_32(w.z))
-                gyro = rotation
+                gyro.hold(rotation, at: reading.timestampNanoseconds)
                 tracker.update(rotationRate: rotation, timeNanoseconds: reading.timestampNanoseconds)
             case .acceleration(let v):
                 let time = reading.timestampNanoseconds
-                _ = tracker.update(acceleration: FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z)), rotationRate: gyro,
+                _ = tracker.update(acceleration: FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z)), rotationRate: gyro.value(at: time),
                                    timeNanoseconds: time) { _ in }
                 guard time >= nextPrint else { continue }
                 nextPrint = time + 500_000_000

@@ -629,20 +629,16 @@ public struct StepDetector: Sendable {
     }
 
     /// Whether the gyroscope's averages describe the device now: it has sent a sample within
-    /// `rotationFreshness` of the latest accelerometer sample. A gyroscope that stops while the
-    /// accelerometer goes on (a failing chip, a bus that lost it) leaves its averages where they
-    /// were, and the rules that read them would go on deciding from that moment: a device being
-    /// twirled when it stopped would start no walk again, a ride's last 5 s of rotation would
-    /// make every later candidate at its cadence a pedal stroke. Without a recent sample the
-    /// detector decides as it does where there is no gyroscope.
+    /// `HeldRotationRate.freshness` (1 s) of the latest accelerometer sample. A gyroscope that
+    /// stops while the accelerometer goes on (a failing chip, a bus that lost it) leaves its
+    /// averages where they were, and the rules that read them would go on deciding from that
+    /// moment: a device being twirled when it stopped would start no walk again, a ride's last
+    /// 5 s of rotation would make every later candidate at its cadence a pedal stroke. Without a
+    /// recent sample the detector decides as it does where there is no gyroscope.
     @inline(__always)  // (see `isStepping`)
     private var seesRotation: Bool {
-        rotationTime != .min && lastSampleTime - rotationTime <= Self.rotationFreshness
+        rotationTime != .min && lastSampleTime - rotationTime <= HeldRotationRate.freshness
     }
-
-    /// ns: the gap after which `ResamplingClock` restarts the rotation's rhythm, and half the
-    /// 2 s over which its energy is averaged.
-    private static var rotationFreshness: Int64 { 1_000_000_000 }
     #endif
 
     /// The share (‰) of the acceleration's energy (over 2 s) that lies along gravity (the 1 s

@@ -8,7 +8,8 @@ import FixedPoint
 /// No allocation per reading; the history of transitions is kept apart (`ActivityHistory`).
 public struct ActivityStage: Sendable {
     private var tracker = ActivityTracker()
-    private var latestRotation: FusionVector<Q32_32>?
+    /// The latest gyroscope sample, for the accelerometer samples after it while it is recent.
+    private var latestRotation = HeldRotationRate()
 
     /// The latest classification (`unknown` until the first 2 s of accelerometer data).
     public var current: MotionActivityEstimate { tracker.current }
@@ -21,12 +22,12 @@ public struct ActivityStage: Sendable {
         switch reading.value {
         case .angularVelocity(let w):
             let rotation = FusionVector(x: Q32_32(w.x), y: Q32_32(w.y), z: Q32_32(w.z))
-            latestRotation = rotation
+            latestRotation.hold(rotation, at: reading.timestampNanoseconds)
             tracker.update(rotationRate: rotation, timeNanoseconds: reading.timestampNanoseconds)
         case .acceleration(let v):
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
             let time = reading.timestampNanoseconds
-            guard let estimate = tracker.update(acceleration: acceleration, rotationRate: latestRotation,
+            guard let estimate = tracker.update(acceleration: acceleration, rotationRate: latestRotation.value(at: time),
                                                 timeNanoseconds: time, steps: { _ in }) else { return }
             emit(MotionActivityUpdate(activity: estimate, deliveredNanoseconds: time))
         default:

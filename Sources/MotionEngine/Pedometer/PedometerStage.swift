@@ -22,7 +22,8 @@ public struct PedometerStage: Sendable {
     /// The step detector inside the activity classifier's tracker: the steps are the detector's,
     /// the vehicle call the classifier's (see the type's documentation).
     private var tracker: ActivityTracker
-    private var latestRotation: FusionVector<Q32_32>?
+    /// The latest gyroscope sample, for the accelerometer samples after it while it is recent.
+    private var latestRotation = HeldRotationRate()
     /// Half-second blocks without a car- or bicycle-like one after which a vehicle call holds
     /// no steps: a device that a moving vehicle carries shakes like one in nearly every
     /// half-second; the gaps are bends (a car body turning faster than 0.35 rad/s) and stops,
@@ -128,7 +129,7 @@ public struct PedometerStage: Sendable {
             // with the next accelerometer sample (as `ActivityStage` does).
             let rotation = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
             tracker.update(rotationRate: rotation, timeNanoseconds: time)
-            latestRotation = rotation
+            latestRotation.hold(rotation, at: time)
         case .acceleration(let v):
             hasAccelerometer = true
             let acceleration = FusionVector(x: Q32_32(v.x), y: Q32_32(v.y), z: Q32_32(v.z))
@@ -139,7 +140,7 @@ public struct PedometerStage: Sendable {
             let vehicle = inVehicle
             var boutStart: Int64?
             var held = (bout: heldBout, resume: heldResume)
-            let changed = tracker.update(acceleration: acceleration, rotationRate: latestRotation, timeNanoseconds: time) { found in
+            let changed = tracker.update(acceleration: acceleration, rotationRate: latestRotation.value(at: time), timeNanoseconds: time) { found in
                 switch found {
                 case .step(let stepTime):
                     if !wasWalking, !held.bout.isHolding, vehicle { held.bout.start() }
