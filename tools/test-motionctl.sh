@@ -30,6 +30,21 @@ PY
 }
 check "replay counts every sample and measures the rate" replay_counts_every_sample
 
+replay_warns_of_a_sensor_that_stops() {
+    # The bundled rotation with its gyroscope's rows after 10 s removed: a chip that stopped.
+    zcat "$rotation" | awk -F, '!($2 == "gyr" && $1 + 0 > 10)' > "$work/gyr-stops.csv"
+    "$motionctl" replay "$work/gyr-stops.csv" --out "$work/stops" >/dev/null 2>"$work/stops.err" || return 1
+    grep -q '^warning: gyr: its samples end at 10.00 s' "$work/stops.err" || { cat "$work/stops.err"; return 1; }
+    python3 - "$work/stops/summary.json" "$work/replay/summary.json" <<'PY'
+import json, sys
+stops, whole = (json.load(open(path)) for path in sys.argv[1:])
+assert len(stops["warnings"]) == 1 and "device motion" in stops["warnings"][0], stops["warnings"]
+assert stops["sensors"]["gyr"]["last_s"] <= 10 < stops["sensors"]["acc"]["last_s"], stops["sensors"]
+assert whole["warnings"] == [], whole["warnings"]  # the recording as it is: every sensor throughout
+PY
+}
+check "replay warns of a sensor that stops before the recording ends" replay_warns_of_a_sensor_that_stops
+
 replay_writes_device_motion() {
     "$motionctl" replay "$rotation" --out "$work/dm" --frame x-magnetic-north-z-vertical >/dev/null || return 1
     python3 - "$work/dm/device_motion.csv" "$(zcat "$rotation" | grep -c ',gyr,')" <<'PY'

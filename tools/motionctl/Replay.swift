@@ -123,9 +123,11 @@ struct Replay: ParsableCommand {
         try activityFile.finish(endNanoseconds: last)
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")
-        try SummaryReport(playback: playback).writeJSON(to: summaryPath)
+        try SummaryReport(playback: playback).writeJSON(to: summaryPath)  // (its warnings too)
         let elapsed = Date().timeIntervalSince(started)
         print("replayed \(samples) samples of \(recording) in \(String(format: "%.2f", elapsed)) s → \(out)")
-        print(SummaryReport(playback: playback).table())
+        let report = SummaryReport(playback: playback)
+        print(report.table())
+        for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     }
 }

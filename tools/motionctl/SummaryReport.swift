@@ -32,6 +32,9 @@ struct SummaryReport {
         let levelMinimum: Double
         let levelMaximum: Double
         let saturated: Int64
+        /// The sensor's first and last sample on the recording's clock, s.
+        let firstSeconds: Double
+        let lastSeconds: Double
     }
 
     var rows: [Row] {
@@ -49,7 +52,29 @@ struct SummaryReport {
                 levelMean: Double(mean.level) * scale,
                 levelMinimum: Double(entry.total.levelMinimum) * scale,
                 levelMaximum: Double(entry.total.levelMaximum) * scale,
-                saturated: entry.saturatedSamples)
+                saturated: entry.saturatedSamples,
+                firstSeconds: Double(entry.stream.firstTimestampNanoseconds) / 1e9,
+                lastSeconds: Double(entry.stream.lastTimestampNanoseconds) / 1e9)
+        }
+    }
+
+    /// What a person must be told about the run: each sensor that started late or stopped early
+    /// (`StreamSummary.shortStreams`), with what that costs the outputs.
+    var warnings: [String] {
+        summary.shortStreams.flatMap { short -> [String] in
+            let name = short.channel.displayName
+            func s(_ nanoseconds: Int64) -> String { String(format: "%.2f s", Double(nanoseconds) / 1e9) }
+            var found: [String] = []
+            if short.lateNanoseconds > 0 {
+                found.append("\(name): its samples begin at \(s(short.firstNanoseconds)), \(s(short.lateNanoseconds)) after the "
+                    + "recording's first sample (\(s(short.runFirstNanoseconds))): before that, \(short.channel.absenceCost).")
+            }
+            if short.earlyNanoseconds > 0 {
+                found.append("\(name): its samples end at \(s(short.lastNanoseconds)), \(s(short.earlyNanoseconds)) before the "
+                    + "recording's last sample (\(s(short.runLastNanoseconds))): after that, \(short.channel.absenceCost). "
+                    + "A chip that stopped (see the board's log), or a recording cut short for this sensor.")
+            }
+            return found
         }
     }
 
@@ -74,12 +99,12 @@ struct SummaryReport {
                 "unit": row.unit, "samples": row.samples, "rate_hz": row.rateHertz, "gaps": row.gaps,
                 "longest_gap_s": row.longestGapSeconds, "mean": row.mean, "level_mean": row.levelMean,
                 "level_min": row.levelMinimum, "level_max": row.levelMaximum,
-                "saturated": row.saturated,
+                "saturated": row.saturated, "first_s": row.firstSeconds, "last_s": row.lastSeconds,
             ]
         }
         let document: [String: Any] = [
             "recording": source, "samples": summary.totalSamples,
-            "skipped_unknown_sensor_rows": skippedUnknownSensorRows, "sensors": sensors,
+            "skipped_unknown_sensor_rows": skippedUnknownSensorRows, "sensors": sensors, "warnings": warnings,
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: URL(fileURLWithPath: path))
@@ -91,6 +116,17 @@ extension SensorChannel {
     var displayName: String { SensorKind(self).recordingName }
     var unit: String { SensorKind(self).unit }
     var isVector: Bool { SensorKind(self).isVector }
+
+    /// What the outputs lack while this sensor sends nothing.
+    var absenceCost: String {
+        switch self {
+        case .accelerometer: "device motion, the pedometer and activity have no accelerometer"
+        case .gyroscope: "device motion (fused at the gyroscope's samples) has no output; the pedometer and activity go on from the accelerometer alone"
+        case .magnetometer: "the heading is not corrected (it drifts with the gyroscope's bias; a north frame waits for its first sample)"
+        case .barometer: "altitude and floors have no data"
+        case .thermometer: "altitude is computed at the last air temperature read"
+        }
+    }
 
     /// SI units per raw LSB: Q16.16 for all but pressure, which is Q24.8 (see SensorValue).
     var displayScale: Double { self == .barometer ? 1.0 / 256 : 1.0 / 65536 }
