@@ -47,7 +47,7 @@ extension BenchActivity {
     /// rotation, gait and pedal rhythm, then the evidence flags and the estimate.
     func traceActivity(_ readings: [SensorReading]) {
         var tracker = ActivityTracker()
-        var gyro = HeldRotationRate()  // as ActivityStage holds it
+        var gyro = HeldSample<FusionVector<Q32_32>>()  // as ActivityStage holds it
         var nextPrint: Int64 = 0
         func d(_ q: Q32_32?) -> String { q.map { String(format: "%.3f", Double($0.rawValue) / 4_294_967_296) } ?? "-" }
         print("t vib ride spread steady rot gaitR pedalR cadence stepping gait rhythmWalk held car bike noGait rough AUTO CYC still flags")

@@ -196,6 +196,23 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         if slowClock >= slowInterval { updateSlowly() }
     }
 
+    /// One gyroscope sample (rad/s, device axes) `dt` seconds after the previous one while the
+    /// accelerometer is silent (a chip that stopped or is being reset): integrated, so that the
+    /// attitude follows the device until the accelerometer comes back, and nothing corrected. A
+    /// held, old accelerometer sample would instead pull the inclination towards where gravity
+    /// was when it stopped. Nothing before the first accelerometer sample.
+    public mutating func update(gyroscope: Vector, dt: Scalar) {
+        guard started else { return }
+        integrate(gyroscope - bias, dt)
+        attitude6D = gyroscopeQuaternion.tilted(by: inclinationQuaternion)
+        // The renormalisation waits for the slow part otherwise; a long silence must not drift.
+        slowClock = slowClock + dt
+        if slowClock >= slowInterval {
+            slowClock = .zero
+            gyroscopeQuaternion = gyroscopeQuaternion.normalized
+        }
+    }
+
     /// The part that changes over seconds, every `slowInterval` (see the type's comment).
     private mutating func updateSlowly() {
         let dt = slowClock

@@ -18,6 +18,11 @@ public struct FixedPointAttitudeFilter: Sendable {
         filter.update(gyroscope: gyroscope, accelerometer: accelerometer, dt: dt)
     }
 
+    /// The gyroscope alone, while the accelerometer is silent (`AttitudeFilter.update(gyroscope:dt:)`).
+    public mutating func update(gyroscope: Vector, dt: Q32_32) {
+        filter.update(gyroscope: gyroscope, dt: dt)
+    }
+
     public mutating func update(magnetometer: Vector, dt: Q32_32) {
         filter.update(magnetometer: magnetometer, dt: dt)
     }

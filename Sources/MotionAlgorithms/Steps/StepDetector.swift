@@ -629,15 +629,15 @@ public struct StepDetector: Sendable {
     }
 
     /// Whether the gyroscope's averages describe the device now: it has sent a sample within
-    /// `HeldRotationRate.freshness` (1 s) of the latest accelerometer sample. A gyroscope that
-    /// stops while the accelerometer goes on (a failing chip, a bus that lost it) leaves its
-    /// averages where they were, and the rules that read them would go on deciding from that
-    /// moment: a device being twirled when it stopped would start no walk again, a ride's last
-    /// 5 s of rotation would make every later candidate at its cadence a pedal stroke. Without a
-    /// recent sample the detector decides as it does where there is no gyroscope.
+    /// `HeldSample.secondsFreshness` (1 s) of the latest accelerometer sample. A gyroscope that stops
+    /// while the accelerometer goes on (a failing chip, a bus that lost it) leaves its averages
+    /// where they were, and the rules that read them would go on deciding from that moment: a
+    /// device being twirled when it stopped would start no walk again, a ride's last 5 s of
+    /// rotation would make every later candidate at its cadence a pedal stroke. Without a recent
+    /// sample the detector decides as it does where there is no gyroscope.
     @inline(__always)  // (see `isStepping`)
     private var seesRotation: Bool {
-        rotationTime != .min && lastSampleTime - rotationTime <= HeldRotationRate.freshness
+        rotationTime != .min && lastSampleTime - rotationTime <= HeldSample<FusionVector<Q32_32>>.secondsFreshness
     }
     #endif
 

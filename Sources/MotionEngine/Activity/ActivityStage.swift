@@ -9,7 +9,7 @@ import FixedPoint
 public struct ActivityStage: Sendable {
     private var tracker = ActivityTracker()
     /// The latest gyroscope sample, for the accelerometer samples after it while it is recent.
-    private var latestRotation = HeldRotationRate()
+    private var latestRotation = HeldSample<FusionVector<Q32_32>>()
 
     /// The latest classification (`unknown` until the first 2 s of accelerometer data).
     public var current: MotionActivityEstimate { tracker.current }

@@ -16,7 +16,13 @@ public struct DeviceMotionEstimator: Sendable {
     /// Magnetic declination (east positive), rad: true north = magnetic north turned by it.
     public let declination: Double
 
-    private var accelerometer: FusionVector<Q32_32>?
+    /// The latest accelerometer sample (m/s², calibrated), fused with the gyroscope samples after
+    /// it for `accelerometerFreshness`.
+    private var accelerometer = HeldSample<FusionVector<Q32_32>>(freshness: Self.accelerometerFreshness)
+    /// ns: 0.1 s, several periods of any accelerometer fusion is fed (a phone's slowest, 25 Hz:
+    /// 40 ms). Held longer, a device turning at 0.3 rad/s was pulled 0.6° towards where gravity
+    /// was in the second after its accelerometer stopped.
+    private static var accelerometerFreshness: Int64 { 100_000_000 }
     /// What `motion` is built from: the last fused gyroscope sample's time (ns), rate (rad/s)
     /// and the accelerometer sample fused with it (m/s², calibrated).
     private var fusedNanoseconds: Int64 = 0
@@ -96,7 +102,7 @@ public struct DeviceMotionEstimator: Sendable {
         switch reading.value {
         case .acceleration(let vector):
             let raw = Self.fusion(vector)
-            accelerometer = accelerometerCorrection?.apply(raw) ?? raw
+            accelerometer.hold(accelerometerCorrection?.apply(raw) ?? raw, at: reading.timestampNanoseconds)
             return false
         case .magneticField(let vector):
             magneticField = vector
@@ -120,10 +126,17 @@ public struct DeviceMotionEstimator: Sendable {
             }
             return false
         case .angularVelocity(let vector):
-            guard let accelerometer else { return false }  // fusion starts with the first accelerometer sample
             let dt = lastGyroscopeNanoseconds.map { Q32_32(nanoseconds: reading.timestampNanoseconds - $0) } ?? .zero
             lastGyroscopeNanoseconds = reading.timestampNanoseconds
             let rate = Self.fusion(vector)
+            // Fusion starts with the first accelerometer sample. An accelerometer silent for longer
+            // than `accelerometerFreshness` gives no device motion, but the gyroscope is still
+            // integrated (nothing before the first one), so the attitude is right when it comes
+            // back.
+            guard let accelerometer = accelerometer.value(at: reading.timestampNanoseconds) else {
+                filter.update(gyroscope: rate, dt: dt)
+                return false
+            }
             filter.update(gyroscope: rate, accelerometer: accelerometer, dt: dt)
             (fusedNanoseconds, fusedRate, fusedAccelerometer) = (reading.timestampNanoseconds, rate, accelerometer)
             return true

@@ -23,7 +23,7 @@ public struct PedometerStage: Sendable {
     /// the vehicle call the classifier's (see the type's documentation).
     private var tracker: ActivityTracker
     /// The latest gyroscope sample, for the accelerometer samples after it while it is recent.
-    private var latestRotation = HeldRotationRate()
+    private var latestRotation = HeldSample<FusionVector<Q32_32>>()
     /// Half-second blocks without a car- or bicycle-like one after which a vehicle call holds
     /// no steps: a device that a moving vehicle carries shakes like one in nearly every
     /// half-second; the gaps are bends (a car body turning faster than 0.35 rad/s) and stops,

@@ -2,18 +2,18 @@ import FixedPoint
 import MotionAlgorithms
 import Testing
 
-/// The latest gyroscope sample is held for the accelerometer samples after it, and no longer
-/// once the gyroscope has been silent for a second.
-@Suite struct HeldRotationRateTests {
+/// The latest sample of one sensor is held for another's samples after it, and no longer once
+/// the first has been silent for a second.
+@Suite struct HeldSampleTests {
     static let rate = FusionVector(x: Q32_32(integer: 1), y: Q32_32(integer: -2), z: Q32_32(integer: 3))
 
     @Test func nothingIsHeldBeforeTheFirstSample() {
-        #expect(HeldRotationRate().value(at: 0) == nil)
-        #expect(HeldRotationRate().value(at: .max) == nil)
+        #expect(HeldSample<FusionVector<Q32_32>>().value(at: 0) == nil)
+        #expect(HeldSample<FusionVector<Q32_32>>().value(at: .max) == nil)
     }
 
     @Test func aSampleIsHeldForASecondAndNoLonger() throws {
-        var held = HeldRotationRate()
+        var held = HeldSample<FusionVector<Q32_32>>()
         held.hold(Self.rate, at: 5_000_000_000)
         // The accelerometer's next samples, at its rate or slower than the gyroscope.
         let soon = try #require(held.value(at: 5_010_000_000))
