@@ -123,10 +123,10 @@ struct Replay: ParsableCommand {
         try activityFile.finish(endNanoseconds: last)
         progress.finish()
         let summaryPath = (out as NSString).appendingPathComponent("summary.json")
-        try SummaryReport(playback: playback).writeJSON(to: summaryPath)  // (its warnings too)
+        let report = SummaryReport(playback: playback)
+        try report.writeJSON(to: summaryPath)  // (its warnings too)
         let elapsed = Date().timeIntervalSince(started)
         print("replayed \(samples) samples of \(recording) in \(String(format: "%.2f", elapsed)) s → \(out)")
-        let report = SummaryReport(playback: playback)
         print(report.table())
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     }
