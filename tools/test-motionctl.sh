@@ -345,6 +345,23 @@ bench_prints_every_stage_without_allocating() {
 }
 check "bench prints every stage, none allocating per sample (and the counter sees allocations)" bench_prints_every_stage_without_allocating
 
+bench_holds_every_stage_to_its_instruction_budget() {
+    # Instructions per sample under callgrind (repeatable, whatever the machine's load) against
+    # tools/benchmarks/instruction-budget.txt: the hot path's speed guard. Then a budget 10 %
+    # under the calibration stage's count must fail and say which stage and what to do.
+    "$motionctl" bench --runs 1 --budget tools/benchmarks/instruction-budget.txt >"$work/budget.txt" 2>/dev/null ||
+        { cat "$work/budget.txt"; return 1; }
+    grep -E 'within budget|faster than its budget' "$work/budget.txt"
+    [ "$(grep -cE 'within budget|faster than its budget' "$work/budget.txt")" -eq 7 ] || return 1
+    local calibration
+    calibration=$(awk '$1 == "calibration" { print int($2 * 0.9) }' tools/benchmarks/instruction-budget.txt)
+    printf 'calibration %s\n' "$calibration" >"$work/tight.txt"
+    ! "$motionctl" bench --runs 1 --stage calibration --budget "$work/tight.txt" >"$work/tight.out" 2>"$work/tight.err" &&
+        grep -q "^calibration: .* against a budget of $calibration (+1[01]\.[0-9] %), over the 5 % allowed" "$work/tight.out" &&
+        grep -q "over the budget in $work/tight.txt" "$work/tight.err"
+}
+check "bench holds every stage to its instructions per sample (tools/benchmarks/instruction-budget.txt)" bench_holds_every_stage_to_its_instruction_budget
+
 timing_reports_every_stream_of_a_simulated_board() {
     # The timing contract's table (issue 11) on the Sense HAT twin at 1 kHz asked: LSM9DS1 at
     # 952 Hz, its magnetometer and barometer at their own rates; every clause on the timestamps

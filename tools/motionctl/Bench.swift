@@ -50,6 +50,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Also count instructions per sample per stage under valgrind --tool=callgrind (runs itself once per stage).")
     var callgrind = false
 
+    @Option(help: "Count instructions (as --callgrind) and fail if a stage's per sample exceed this file's budget by more than \(Int(InstructionBudget.tolerancePercent)) % (tools/benchmarks/instruction-budget.txt).")
+    var budget: String?
+
     @Flag(help: "Print nothing (what --callgrind runs under valgrind: one run, no warm-up).")
     var quiet = false
 
@@ -60,6 +63,9 @@ struct Bench: ParsableCommand {
 
     func validate() throws {
         if let samples, samples < 1 { throw ValidationError("--samples must be 1 or more, got \(samples)") }
+        if budget != nil, let samples {
+            throw ValidationError("--budget holds each stage's whole bundled recording to its figure; leave out --samples \(samples)")
+        }
         guard runs >= 1 else { throw ValidationError("--runs must be 1 or more, got \(runs)") }
         guard duration > 0 else { throw ValidationError("--duration must be more than 0 s, got \(duration)") }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more, got \(speed)") }
@@ -67,6 +73,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         AllocationCounter.install()
+        let budget = try self.budget.map { try InstructionBudget(path: $0) }  // a bad file fails before the runs
         let root = BoardLocations.locate("Tests/Recordings") + "/"
         let stages = stage.map { [$0] } ?? BenchStageName.allCases.filter { $0 != .allocating }
         var loaded: [String: Workload] = [:]
@@ -84,11 +91,17 @@ struct Bench: ParsableCommand {
         }
         if quiet { return }
         if let board { rows += try boardRows(board) }
-        if callgrind { try countInstructions(&rows) }
-        print(BenchRow.table(rows, callgrind: callgrind))
+        let counting = callgrind || budget != nil
+        if counting { try countInstructions(&rows) }
+        print(BenchRow.table(rows, callgrind: counting))
         print("A sample: one accelerometer sample and the readings that come with it (BROAD: + gyr + mag; UCI: + gyr).")
         if rows.contains(where: { $0.source.hasPrefix("board") }) {
             print("board acquire: CPU time per sample while reading the board (bus transfers, the driver's conversion, timestamps; a simulated board's emulators too).")
+        }
+        if let budget {
+            let (report, passed) = budget.check(rows)
+            print(report.joined(separator: "\n"))
+            if !passed { throw BudgetError(description: "instructions per sample over the budget in \(budget.path) (above).") }
         }
     }
 
