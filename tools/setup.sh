@@ -33,6 +33,9 @@ if [ "$mode" = test ]; then packages+=(mosquitto openssl); fi  # openssl: the MQ
 if [ "$mode" = test ]; then packages+=(umockdev libumockdev-dev libglib2.0-dev); fi
 # Test only: MotionDaemonTests checks motiond's unit with systemd-analyze verify.
 if [ "$mode" = test ]; then packages+=(systemd); fi
+# Test only: tools/test-motionctl.sh holds each stage to its instructions per sample under
+# valgrind --tool=callgrind (tools/benchmarks/instruction-budget.txt).
+if [ "$mode" = test ]; then packages+=(valgrind); fi
 # Test only: ../shared/eval's scorers (the device-motion accuracy guard) need numpy; the Python
 # package's tests (tools/test-python.sh) install it into a venv and run pytest (numpy for batches,
 # matplotlib for `motionctl plot`'s pictures).
