@@ -205,6 +205,12 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         guard started else { return }
         integrate(gyroscope - bias, dt)
         attitude6D = gyroscopeQuaternion.tilted(by: inclinationQuaternion)
+        // Rest is judged from both sensors: unobserved, the device is not known to be at rest (the
+        // magnetometer's reference rules and the stored bias's rest time read `isResting`), and
+        // the rest that follows must be a span seen whole, not sums from before the silence.
+        (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
+        restTime = .zero
+        isResting = false
         // The renormalisation waits for the slow part otherwise; a long silence must not drift.
         slowClock = slowClock + dt
         if slowClock >= slowInterval {

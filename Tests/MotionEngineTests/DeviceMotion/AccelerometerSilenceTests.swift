@@ -50,4 +50,25 @@ import Testing
         let lastError = Self.gravityError(last.motion, angle: Self.rate * last.time)
         #expect(lastError < 0.1, "gravity \(lastError)° off at the end")
     }
+
+    @Test func aDeviceIsNotAtRestWhileItsAccelerometerIsSilentNorUntilARestIsSeenAgain() {
+        var estimator = DeviceMotionEstimator()
+        // 100 Hz, lying still (a gyroscope bias of 0.01 rad/s about z); the accelerometer is
+        // silent from 4 s to 6 s. Rest needs 1.5 s of steady samples of both sensors.
+        var resting: [(time: Double, resting: Bool)] = []
+        for index in 0...1000 {
+            let time = Int64(index) * 10_000_000, t = Double(index) / 100
+            if t <= 4 || t >= 6 {
+                _ = estimator.process(SensorReading(timestampNanoseconds: time, value: .acceleration(Self.vector(0, 0, 9.81))))
+            }
+            _ = estimator.process(SensorReading(timestampNanoseconds: time, value: .angularVelocity(Self.vector(0, 0, 0.01))))
+            resting.append((t, estimator.filter.isResting))
+        }
+        func anyResting(_ range: ClosedRange<Double>) -> Bool { resting.contains { range.contains($0.time) && $0.resting } }
+        func allResting(_ range: ClosedRange<Double>) -> Bool { resting.allSatisfy { !range.contains($0.time) || $0.resting } }
+        #expect(allResting(2...4), "at rest before the silence")
+        // Before: at rest throughout the silence, as the last steady samples had left it.
+        #expect(!anyResting(4.2...7.4), "at rest while the accelerometer was silent, or too soon after")
+        #expect(allResting(7.8...10), "at rest again once 1.5 s were seen")
+    }
 }
