@@ -16,6 +16,7 @@ enum StepSettings {
         "steady-vertical-share": \.steadyVerticalShare,
         "thigh-vertical-share": \.thighVerticalShare,
         "thigh-rotation-rate": \.thighRotationRate,
+        "limb-swing-rate": \.limbSwingRate,
         "vibration-ratio-percent": \.vibrationRatioPercent,
     ] }
 

@@ -71,6 +71,10 @@ public struct StepDetector: Sendable {
     #if !ACCELEROMETER_ONLY_STEPS
     public var thighVerticalShare = 100
     public var thighRotationRate = 3000
+    /// The swing about horizontal axes (rms over 2 s, mrad/s) above which the device is taken to
+    /// ride a limb, and the bout's rhythm follows half a stride instead of each step (see
+    /// `updateRidesLimb`); 0: never. (Not in the firmware either.)
+    public var limbSwingRate = 1000
     #endif
     /// The vibration band's rms over the step band's (%) above which a peak is a vehicle's, not a
     /// step (see `isVibration`); 0: no such test.
@@ -130,6 +134,13 @@ public struct StepDetector: Sendable {
     /// and the time of its latest sample (ns; .min: no gyroscope seen).
     private var rotationEnergy = Q32_32.zero
     private var rotationTime: Int64 = .min
+    /// The rotation rate's part about gravity's direction, squared and times gravity's squared
+    /// length, (ω · a)², averaged over 2 s: (rad/s)² (m/s²)² (see `updateRidesLimb`), and the
+    /// interval before the bout's last step (ns; see `continueBout`).
+    private var verticalRotationEnergy = Q32_32.zero
+    private var previousInterval: Int64 = 0
+    /// Whether the device rode a limb at the last candidate (see `updateRidesLimb`).
+    private var ridesLimb = false
     /// Whether the rotation repeats at the candidates' interval (see `isPedalStroke`), and the
     /// time of the latest candidate taken for a pedal stroke (ns; .min: none).
     private var rotationRhythm = RotationRhythm()
@@ -225,6 +236,11 @@ public struct StepDetector: Sendable {
         rotationTime = time
         rotationRhythm.update(rotationRate: rotationRate, timeNanoseconds: time)
         guard started, mean > Q32_32.one else { return }
+        // The part about the vertical (a: the 1 s average acceleration, gravity's direction),
+        // left scaled by |a|² so that no sample pays a division: a turn of the whole body is no
+        // limb's swing (`updateRidesLimb`).
+        let aboutVertical = rotationRate.dot(averageAcceleration)
+        verticalRotationEnergy = verticalRotationEnergy + (aboutVertical * aboutVertical - verticalRotationEnergy) * dt.timesPowerOfTwo(-1)
         yawSwing.update(rotationRate: rotationRate, gravity: averageAcceleration, gravityLength: mean, timeNanoseconds: time)
         #endif
     }
@@ -386,9 +402,31 @@ public struct StepDetector: Sendable {
         // steps at the true rhythm then failed the periodicity at the false one: 6 s lost.
         let stride = interval / (missed + 1)
         let gapLeft = gap > 0 && missed == 0 && gapKeepsRhythm
-        if stride >= minimumInterval, stride <= maximumInterval, !gapLeft { boutInterval += (stride - boutInterval) / 4 }
+        if stride >= minimumInterval, stride <= maximumInterval, !gapLeft {
+            boutInterval += (followedInterval(stride) - boutInterval) / 4
+        }
         lastStep = time
         output(.step(time))
+    }
+
+    /// The interval the bout's rhythm follows for a step `interval` ns after the last one: on a
+    /// device that rides a limb (`updateRidesLimb`), the mean of it and the interval before,
+    /// half a stride. A thigh or an arm swings once a stride, so the pocket or the hand meets
+    /// the two feet's heel strikes at different phases of its swing, and the peaks of |a|
+    /// alternate short and long (WeAllWalk's pockets: 0.36 / 0.76 s where the heel strikes come
+    /// every 0.57 s). Following each interval, the rhythm ratchets to the short one: a long one
+    /// is taken for a step missed and left out (`gapKeepsRhythm`), each short one pulls it,
+    /// and the periodicity at that lag then ends the bout. The stride is what repeats. On the
+    /// trunk (a lower back, a hand held in front) the two steps look alike, and a turn's
+    /// rotation about the vertical is no swing: there each interval is followed as before.
+    @inline(__always)  // (see `isStepping`)
+    private mutating func followedInterval(_ interval: Int64) -> Int64 {
+        #if ACCELEROMETER_ONLY_STEPS
+        return interval
+        #else
+        defer { previousInterval = interval }
+        return updateRidesLimb() && previousInterval > 0 ? (interval + previousInterval) / 2 : interval
+        #endif
     }
 
     /// How many whole step intervals of the bout's rhythm fit in a gap between two credited
@@ -483,6 +521,9 @@ public struct StepDetector: Sendable {
     private mutating func startBout(first: Int, newest: Int, interval: Int64) -> ClosedRange<Int> {
         lastStep = pending[newest]
         boutInterval = interval
+        #if !ACCELEROMETER_ONLY_STEPS
+        previousInterval = interval
+        #endif
         walking = true
         aperiodicCandidates = 0
         regularIntervals = newest - first
@@ -626,6 +667,30 @@ public struct StepDetector: Sendable {
     private var turnsLikeALimb: Bool {
         let limit = Q32_32(numerator: Int64(thighRotationRate), denominator: 1000)
         return seesRotation && rotationEnergy <= limit * limit
+    }
+
+    /// Whether the device rides a limb, judged at each step: it swings about horizontal axes (a
+    /// thigh's flexion and extension, an arm's swing) faster than `limbSwingRate` rms over 2 s,
+    /// as `RotationRhythm` takes a limb's swing (1 rad/s: WeAllWalk's pockets swing at 1.4–1.6
+    /// rad/s rms; a lower back or a phone held in front turns a few tenths, their turns about
+    /// the vertical; at 0.7 rad/s IPOL's lower backs and BROAD's handled devices pass now and
+    /// then).
+    /// The swing's 2 s average ripples with the stride (±7 % on a pocket), so a device near
+    /// the bound would be judged afresh at each step, on at the long intervals and off at the
+    /// short: the rhythm, following half strides and single short steps by turns, then ratchets
+    /// down as before (a cane walker's pocket at 1.5 rad/s lost 25 steps so). Hence a hysteresis:
+    /// a device rides a limb above the bound and goes on doing so until its swing falls under
+    /// 0.7 of it (half the energy).
+    @inline(__always)  // (see `isStepping`)
+    private mutating func updateRidesLimb() -> Bool {
+        let limit = Q32_32(numerator: Int64(limbSwingRate), denominator: 1000)
+        let bound = ridesLimb ? (limit * limit).timesPowerOfTwo(-1) : limit * limit
+        // The swing's energy is the rotation's less its part about the vertical; all of it times
+        // |a|², (rad/s)² (m/s²)², as `verticalRotationEnergy` keeps it.
+        let gravitySquared = averageAcceleration.squaredLength
+        ridesLimb = limbSwingRate > 0 && seesRotation
+            && rotationEnergy * gravitySquared - verticalRotationEnergy > bound * gravitySquared
+        return ridesLimb
     }
 
     /// Whether the gyroscope's averages describe the device now: it has sent a sample within
