@@ -208,7 +208,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         // Rest is judged from both sensors: unobserved, the device is not known to be at rest (the
         // magnetometer's reference rules and the stored bias's rest time read `isResting`), and
         // the rest that follows must be a span seen whole, not sums from before the silence.
-        (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
+        startRestSums()
         restTime = .zero
         isResting = false
         // The renormalisation waits for the slow part otherwise; a long silence must not drift.
@@ -335,6 +335,11 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// interval left them (20 ms old at most, against their 0.5 s time constant) and the sums
     /// for the next: once one sample of an interval has failed, the others skip the test.
     @inline(__always)  // (see `clamped`)
+    private mutating func startRestSums() {
+        (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
+    }
+
+    @inline(__always)  // (see `clamped`)
     private mutating func testRest(_ gyroscope: Vector, _ accelerometer: Vector) {
         restGyroscopeSum = restGyroscopeSum + gyroscope
         restAccelerometerSum = restAccelerometerSum + accelerometer
@@ -353,7 +358,7 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
         restGyroscopeMean = restGyroscopeMean.approaching(restGyroscopeSum * inverseCount, by: k)
         restAccelerometerMean = restAccelerometerMean.approaching(restAccelerometerSum * inverseCount, by: k)
         restTime = restInterrupted ? .zero : restTime + dt
-        (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
+        startRestSums()
         isResting = restTime >= restMinimumDuration
         guard isResting else { return }
         // The bias is constant: the first rest's average (the gyroscope's 0.5 s mean over a

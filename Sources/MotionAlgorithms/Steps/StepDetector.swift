@@ -135,9 +135,9 @@ public struct StepDetector: Sendable {
     private var rotationEnergy = Q32_32.zero
     private var rotationTime: Int64 = .min
     /// The rotation rate's part about gravity's direction, squared and times gravity's squared
-    /// length, (ω · a)², averaged over 2 s: (rad/s)² (m/s²)² (see `updateRidesLimb`), and the
-    /// interval before the bout's last step (ns; see `continueBout`).
+    /// length, (ω · a)², averaged over 2 s: (rad/s)² (m/s²)² (see `updateRidesLimb`).
     private var verticalRotationEnergy = Q32_32.zero
+    /// The interval before the bout's last step, ns (see `followedInterval`).
     private var previousInterval: Int64 = 0
     /// Whether the device rode a limb at the last candidate (see `updateRidesLimb`).
     private var ridesLimb = false
@@ -665,8 +665,14 @@ public struct StepDetector: Sendable {
     /// has none of this) the device's turning is unknown and the higher shares apply.
     @inline(__always)  // (see `isStepping`)
     private var turnsLikeALimb: Bool {
-        let limit = Q32_32(numerator: Int64(thighRotationRate), denominator: 1000)
-        return seesRotation && rotationEnergy <= limit * limit
+        seesRotation && rotationEnergy <= Self.squared(milliradiansPerSecond: thighRotationRate)
+    }
+
+    /// (`rate` mrad/s)² in (rad/s)², as the rotation's energies are kept.
+    @inline(__always)  // (see `isStepping`)
+    private static func squared(milliradiansPerSecond rate: Int) -> Q32_32 {
+        let limit = Q32_32(numerator: Int64(rate), denominator: 1000)
+        return limit * limit
     }
 
     /// Whether the device rides a limb, judged at each step: it swings about horizontal axes (a
@@ -683,8 +689,8 @@ public struct StepDetector: Sendable {
     /// 0.7 of it (half the energy).
     @inline(__always)  // (see `isStepping`)
     private mutating func updateRidesLimb() -> Bool {
-        let limit = Q32_32(numerator: Int64(limbSwingRate), denominator: 1000)
-        let bound = ridesLimb ? (limit * limit).timesPowerOfTwo(-1) : limit * limit
+        let squaredLimit = Self.squared(milliradiansPerSecond: limbSwingRate)
+        let bound = ridesLimb ? squaredLimit.timesPowerOfTwo(-1) : squaredLimit
         // The swing's energy is the rotation's less its part about the vertical; all of it times
         // |a|², (rad/s)² (m/s²)², as `verticalRotationEnergy` keeps it.
         let gravitySquared = averageAcceleration.squaredLength
