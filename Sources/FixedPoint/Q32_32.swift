@@ -149,7 +149,7 @@ public struct Q32_32: Sendable, BitwiseCopyable, Hashable, Comparable {
     @inlinable
     public var squareRoot: Q32_32 { self * reciprocalSquareRoot }
 
-    /// atan2(y, x) in radians, in (−π, π] (within 3 × 10⁻⁸ rad; `Angle.arctangent2Q30`).
+    /// atan2(y, x) in radians, in (−π, π] (within 6 × 10⁻⁹ rad; `Angle.arctangent2Q30`).
     @inlinable
     public static func arctangent2(y: Q32_32, x: Q32_32) -> Q32_32 {
         Q32_32(rawValue: Angle.arctangent2Q30(y: y.rawValue, x: x.rawValue) << 2)
