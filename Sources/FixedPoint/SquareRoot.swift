@@ -1,13 +1,16 @@
 /// Integer square roots, the base of vector lengths and normalisation.
 extension UInt64 {
     /// ⌊√self⌋, exact for every UInt64 (the bit-by-bit method: one trial subtraction per result
-    /// bit, 32 iterations, no division, no table). Hacker's Delight, 2nd ed., §11-1, Fig. 11-4.
+    /// bit, no division, no table). Hacker's Delight, 2nd ed., §11-1, Fig. 11-4. It starts at
+    /// the highest even power of 2 not above self, from the count of leading zeros (one
+    /// instruction on x86-64, Armv7 and Armv8; a short routine on a Cortex-M0), where halving
+    /// down from 2⁶² one test at a time took up to 31 iterations (12 for |a|² of 1 g in Q16.16).
     @inlinable
     public var integerSquareRoot: UInt64 {
+        guard self != 0 else { return 0 }
         var remainder = self
         var root: UInt64 = 0
-        var bit: UInt64 = 1 << 62
-        while bit > remainder { bit >>= 2 }
+        var bit: UInt64 = 1 << ((63 - leadingZeroBitCount) & ~1)
         while bit != 0 {
             if remainder >= root + bit {
                 remainder -= root + bit
