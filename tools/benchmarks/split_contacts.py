@@ -59,7 +59,10 @@ def main() -> int:
     for trial in trials:
         label = args.dataset / f"{trial['trial']}.json"
         try:
-            times = json.loads(label.read_text()).get("step_times", [])
+            labels = json.loads(label.read_text())
+            # The steps the scorer counts: those inside the scored span, where the label has one.
+            span = labels.get("score") or {"start": -np.inf, "end": np.inf}
+            times = [t for t in labels.get("step_times", []) if span["start"] <= t <= span["end"]]
         except (OSError, ValueError) as error:
             print(f"split_contacts: cannot read the label {label}: {error}", file=sys.stderr)
             return 1

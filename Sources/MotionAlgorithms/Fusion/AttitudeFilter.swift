@@ -335,11 +335,6 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
     /// interval left them (20 ms old at most, against their 0.5 s time constant) and the sums
     /// for the next: once one sample of an interval has failed, the others skip the test.
     @inline(__always)  // (see `clamped`)
-    private mutating func startRestSums() {
-        (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
-    }
-
-    @inline(__always)  // (see `clamped`)
     private mutating func testRest(_ gyroscope: Vector, _ accelerometer: Vector) {
         restGyroscopeSum = restGyroscopeSum + gyroscope
         restAccelerometerSum = restAccelerometerSum + accelerometer
@@ -348,6 +343,13 @@ public struct AttitudeFilter<Scalar: FusionScalar>: Sendable {
             restInterrupted = !((gyroscope - restGyroscopeMean).squaredLength < restGyroscopeThresholdSquared)
                 || !((accelerometer - restAccelerometerMean).squaredLength < restAccelerometerThresholdSquared)
         }
+    }
+
+    /// Empties the sums the rest test gathers between two slow intervals: at each slow interval,
+    /// and when a silent accelerometer leaves the rest unobserved.
+    @inline(__always)  // (see `clamped`)
+    private mutating func startRestSums() {
+        (restGyroscopeSum, restAccelerometerSum, restSamples, restInterrupted) = (.zero, .zero, 0, false)
     }
 
     /// Every slow interval (`dt` s): the averages follow the interval's mean samples, the
